@@ -1,0 +1,3 @@
+from borne.cli import main
+
+raise SystemExit(main())

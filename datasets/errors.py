@@ -1,0 +1,27 @@
+"""Failures of the data engine, one class per kind, all ``ValueError``."""
+
+from __future__ import annotations
+
+
+class DatasetError(ValueError):
+    """Base class of every error raised by ``datasets``."""
+
+
+class UnknownEditionError(DatasetError):
+    """An edition name that is neither built in nor enrolled."""
+
+
+class EditionFormatError(DatasetError):
+    """An edition folder whose ``edition.json`` or face images cannot be used."""
+
+
+class EnrolmentError(DatasetError):
+    """An enrolment folder that cannot be turned into an edition (missing cards, no card found)."""
+
+
+class CardNotFoundError(EnrolmentError):
+    """No card-shaped quadrilateral was found in a photo."""
+
+
+class SceneSpecError(DatasetError):
+    """Scene or sequence settings that cannot be rendered (bad size, count, side number)."""

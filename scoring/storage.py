@@ -1,0 +1,400 @@
+"""SQLite storage of games: every change in one transaction, an audit trail, undo, export.
+
+The database is a real file in WAL mode; a change is validated by the :class:`~scoring.game.Game`
+value before anything is written, and committed whole or not at all, so a game survives the
+program being killed at any moment. ``PRAGMA user_version`` holds the schema version; opening an
+older file migrates it.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from scoring.errors import GameNotFoundError, NothingToUndoError, StaleRevisionError
+from scoring.game import Game, GameSetup
+from scoring.hand import HandRecord
+from scoring.score import ITEM_NAMES
+
+SCHEMA_VERSION = 1
+
+_MIGRATIONS: dict[int, str] = {
+    1: """
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        created_at TEXT NOT NULL,
+        setup TEXT NOT NULL,
+        revision INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE hands (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        position INTEGER NOT NULL,
+        record TEXT NOT NULL,
+        PRIMARY KEY (game_id, position)
+    );
+    CREATE TABLE changes (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        at TEXT NOT NULL,
+        author TEXT NOT NULL,
+        action TEXT NOT NULL,
+        hand_number INTEGER,
+        before TEXT,
+        after TEXT,
+        undoes INTEGER REFERENCES changes(id),
+        undone INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX changes_by_game ON changes (game_id, id);
+    """,
+}
+"""Schema migrations: version → SQL that brings version-1 to it."""
+
+
+def default_db_path() -> Path:
+    """The database in the user's data folder (``$XDG_DATA_HOME/borne`` or ``~/.local/share/borne``)."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "borne" / "borne.sqlite3"
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """A game as stored: its id, its value, and the revision that counts its changes."""
+
+    id: int
+    game: Game
+    revision: int
+    """Raised by one with every change; a write that names an older revision is refused."""
+    created_at: str
+
+
+@dataclass(frozen=True)
+class Change:
+    """One line of a game's audit trail."""
+
+    id: int
+    at: str
+    author: str
+    action: str
+    """``create``, ``add``, ``replace``, ``delete`` or ``undo``."""
+    hand_number: int | None
+    before: dict[str, Any] | None
+    after: dict[str, Any] | None
+    undoes: int | None
+    undone: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "at": self.at,
+            "author": self.author,
+            "action": self.action,
+            "hand": self.hand_number,
+            "before": self.before,
+            "after": self.after,
+            "undoes": self.undoes,
+            "undone": self.undone,
+        }
+
+
+class GameStore:
+    """Games in one SQLite file. Safe to share between threads; other processes may open the same file."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.RLock()
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=10.0)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._migrate()
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def __enter__(self) -> GameStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def schema_version(self) -> int:
+        version: int = self._db.execute("PRAGMA user_version").fetchone()[0]
+        return version
+
+    def _migrate(self) -> None:
+        with self._write():
+            current = self.schema_version
+            if current > SCHEMA_VERSION:
+                raise RuntimeError(
+                    f"{self.path} was written by a newer Borne (schema {current}, this one knows {SCHEMA_VERSION})"
+                )
+            for version in range(current + 1, SCHEMA_VERSION + 1):
+                for statement in _MIGRATIONS[version].split(";"):
+                    if statement.strip():
+                        self._db.execute(statement)
+                self._db.execute(f"PRAGMA user_version = {version}")
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction, taken before reading so that check-then-write cannot interleave."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    # -- reading ------------------------------------------------------------------
+
+    def load(self, game_id: int) -> StoredGame:
+        """:raises GameNotFoundError: no game has that id."""
+        with self._lock:
+            return self._load(game_id)
+
+    def _load(self, game_id: int) -> StoredGame:
+        row = self._db.execute("SELECT setup, revision, created_at FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise GameNotFoundError(f"there is no game {game_id}")
+        setup = GameSetup.from_json(json.loads(row[0]))
+        hands = tuple(
+            _trusted_record(json.loads(r[0]))
+            for r in self._db.execute("SELECT record FROM hands WHERE game_id = ? ORDER BY position", (game_id,))
+        )
+        return StoredGame(id=game_id, game=Game(setup=setup, hands=hands), revision=row[1], created_at=row[2])
+
+    def game_ids(self) -> list[int]:
+        """Every game's id, newest first."""
+        with self._lock:
+            return [r[0] for r in self._db.execute("SELECT id FROM games ORDER BY id DESC")]
+
+    def history(self, game_id: int) -> list[Change]:
+        """The audit trail of a game, oldest first."""
+        with self._lock:
+            self._load(game_id)
+            rows = self._db.execute(
+                "SELECT id, at, author, action, hand_number, before, after, undoes, undone "
+                "FROM changes WHERE game_id = ? ORDER BY id",
+                (game_id,),
+            ).fetchall()
+        return [
+            Change(
+                id=r[0],
+                at=r[1],
+                author=r[2],
+                action=r[3],
+                hand_number=r[4],
+                before=json.loads(r[5]) if r[5] else None,
+                after=json.loads(r[6]) if r[6] else None,
+                undoes=r[7],
+                undone=bool(r[8]),
+            )
+            for r in rows
+        ]
+
+    # -- changes ------------------------------------------------------------------
+
+    def create_game(self, setup: GameSetup, *, author: str = "borne") -> StoredGame:
+        with self._write() as db:
+            now = _now()
+            cur = db.execute(
+                "INSERT INTO games (created_at, setup, revision) VALUES (?, ?, 0)",
+                (now, json.dumps(setup.to_json())),
+            )
+            game_id = int(cur.lastrowid or 0)
+            self._log(game_id, author, "create", None, None, setup.to_json())
+            return self._load(game_id)
+
+    def add_hand(
+        self, game_id: int, record: HandRecord, *, author: str = "borne", expected_revision: int | None = None
+    ) -> StoredGame:
+        """Append a hand. :raises GameOverError, IllegalHandError, StaleRevisionError, GameNotFoundError:"""
+        with self._write():
+            stored = self._current(game_id, expected_revision)
+            changed = stored.game.add_hand(record)
+            number = len(changed.hands)
+            self._store_hands(game_id, changed)
+            self._log(game_id, author, "add", number, None, record.to_json())
+            return self._bump(game_id)
+
+    def replace_hand(
+        self,
+        game_id: int,
+        number: int,
+        record: HandRecord,
+        *,
+        author: str = "borne",
+        expected_revision: int | None = None,
+    ) -> StoredGame:
+        """Replace hand ``number`` (1-based). :raises HandNotFoundError, GameOverError, IllegalHandError:"""
+        with self._write():
+            stored = self._current(game_id, expected_revision)
+            changed = stored.game.replace_hand(number, record)
+            before = stored.game.hands[number - 1].to_json()
+            self._store_hands(game_id, changed)
+            self._log(game_id, author, "replace", number, before, record.to_json())
+            return self._bump(game_id)
+
+    def delete_hand(
+        self, game_id: int, number: int, *, author: str = "borne", expected_revision: int | None = None
+    ) -> StoredGame:
+        """Delete hand ``number`` (1-based). :raises HandNotFoundError, GameOverError:"""
+        with self._write():
+            stored = self._current(game_id, expected_revision)
+            changed = stored.game.delete_hand(number)
+            before = stored.game.hands[number - 1].to_json()
+            self._store_hands(game_id, changed)
+            self._log(game_id, author, "delete", number, before, None)
+            return self._bump(game_id)
+
+    def undo(self, game_id: int, *, author: str = "borne", expected_revision: int | None = None) -> StoredGame:
+        """Take back the last change to the hands that is not already undone; the undo is logged too.
+
+        :raises NothingToUndoError: when every change to the hands is undone.
+        """
+        with self._write() as db:
+            stored = self._current(game_id, expected_revision)
+            row = db.execute(
+                "SELECT id, action, hand_number, before, after FROM changes WHERE game_id = ? "
+                "AND action IN ('add', 'replace', 'delete') AND undone = 0 ORDER BY id DESC LIMIT 1",
+                (game_id,),
+            ).fetchone()
+            if row is None:
+                raise NothingToUndoError("there is no change left to undo")
+            change_id, action, number, before, after = row
+            game = stored.game
+            if action == "add":
+                changed = game.delete_hand(number)
+            elif action == "replace":
+                changed = game.replace_hand(number, _trusted_record(json.loads(before)))
+            else:
+                changed = game.insert_hand(number, _trusted_record(json.loads(before)))
+            self._store_hands(game_id, changed)
+            db.execute("UPDATE changes SET undone = 1 WHERE id = ?", (change_id,))
+            self._log(game_id, author, "undo", number, json.loads(after) if after else None,
+                      json.loads(before) if before else None, undoes=change_id)
+            return self._bump(game_id)
+
+    def _current(self, game_id: int, expected_revision: int | None) -> StoredGame:
+        stored = self._load(game_id)
+        if expected_revision is not None and expected_revision != stored.revision:
+            raise StaleRevisionError(expected_revision, stored.revision)
+        return stored
+
+    def _store_hands(self, game_id: int, game: Game) -> None:
+        self._db.execute("DELETE FROM hands WHERE game_id = ?", (game_id,))
+        self._db.executemany(
+            "INSERT INTO hands (game_id, position, record) VALUES (?, ?, ?)",
+            [(game_id, i, json.dumps(h.to_json())) for i, h in enumerate(game.hands, start=1)],
+        )
+
+    def _bump(self, game_id: int) -> StoredGame:
+        self._db.execute("UPDATE games SET revision = revision + 1 WHERE id = ?", (game_id,))
+        return self._load(game_id)
+
+    def _log(
+        self,
+        game_id: int,
+        author: str,
+        action: str,
+        number: int | None,
+        before: dict[str, Any] | None,
+        after: dict[str, Any] | None,
+        *,
+        undoes: int | None = None,
+    ) -> None:
+        self._db.execute(
+            "INSERT INTO changes (game_id, at, author, action, hand_number, before, after, undoes) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                game_id,
+                _now(),
+                author,
+                action,
+                number,
+                json.dumps(before) if before is not None else None,
+                json.dumps(after) if after is not None else None,
+                undoes,
+            ),
+        )
+
+    # -- export -------------------------------------------------------------------
+
+    def export_json(self, game_id: int) -> dict[str, Any]:
+        """The whole game: set-up, every hand with its facts and items, totals, outcome and history."""
+        stored = self.load(game_id)
+        document = game_document(stored)
+        document["history"] = [c.to_json() for c in self.history(game_id)]
+        return document
+
+    def export_csv(self, game_id: int) -> str:
+        """One row per hand and side: the facts' km, each line item, the hand total and the running total."""
+        stored = self.load(game_id)
+        game = stored.game
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["hand", "side", "km", *ITEM_NAMES, "hand_total", "running_total"])
+        for number, (hand, score, totals) in enumerate(
+            zip(game.hands, game.scores(), game.totals_after_each_hand()), start=1
+        ):
+            for side in score.sides:
+                items = side.items.to_json()
+                writer.writerow(
+                    [number, side.side, hand.side(side.side).km, *(items[n] for n in ITEM_NAMES),
+                     side.total, totals[side.side]]
+                )
+        return out.getvalue()
+
+
+def game_document(stored: StoredGame) -> dict[str, Any]:
+    """The JSON form of a stored game served by ``GET /api/games/{id}`` and exported by ``export_json``."""
+    game = stored.game
+    outcome = game.outcome()
+    hands = []
+    for number, (record, score, totals) in enumerate(
+        zip(game.hands, game.scores(), game.totals_after_each_hand()), start=1
+    ):
+        hands.append(
+            {
+                "number": number,
+                "record": record.to_json(),
+                "score": score.to_json(),
+                "points": game.hand_points(score),
+                "totals": totals,
+            }
+        )
+    setup = game.setup.to_json()
+    return {
+        "id": stored.id,
+        "revision": stored.revision,
+        "created_at": stored.created_at,
+        **setup,
+        "counting": game.setup.rules.counting.value,
+        "hands": hands,
+        "totals": game.totals(),
+        "winner": outcome.winner,
+        "finished_after_hand": outcome.finished_after_hand,
+    }
+
+
+def _trusted_record(data: dict[str, Any]) -> HandRecord:
+    """A record read back from our own storage (validated when it was written)."""
+    return HandRecord.from_json(data)
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
