@@ -8,9 +8,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import Enum
 from types import MappingProxyType
-from typing import Mapping
 
 from scoring.errors import UnknownCardError
 

@@ -11,14 +11,14 @@ A :class:`Game` is an immutable value; a change (:meth:`Game.add_hand`, :meth:`G
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Sequence
+from typing import Any
 
-from scoring.errors import GameOverError, HandNotFoundError, IllegalHandError, SetupError
+from scoring.errors import GameOverError, HandNotFoundError, IllegalHandError, MalformedHandError, SetupError
 from scoring.hand import GOALS, MAX_SIDES, MIN_SIDES, HandRecord, parse_side_name
 from scoring.rules import DEFAULT_RULES, Counting, RuleSet
 from scoring.score import HandScore, score_hand
-from scoring.errors import MalformedHandError
 
 MAX_PLAYERS = 16
 MAX_TARGET = 1_000_000

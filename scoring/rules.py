@@ -9,10 +9,10 @@ built with :meth:`RuleSet.with_values`), never a new scoring function.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import Enum
 from types import MappingProxyType
-from typing import Mapping
 
 from scoring.errors import UnknownRulesError
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-
-from typing import Callable, TypeVar
+from collections.abc import Callable
+from typing import TypeVar
 
 from borne.commands import CommandError, read_text_input
 

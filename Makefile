@@ -1,0 +1,35 @@
+# Borne: `make demo` installs and runs the score display; `make test` installs and runs every test.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+
+.PHONY: install install-test browser demo test lint bench
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+
+install: $(BIN)/python
+	$(BIN)/pip install -q -e .
+
+install-test: $(BIN)/python
+	$(BIN)/pip install -q -e '.[test]'
+
+# Debian's Chromium for the browser tests (Playwright drives it; it never downloads a browser).
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium >/dev/null; \
+	  else sudo apt-get update -qq && sudo apt-get install -y -qq chromium >/dev/null; fi; }
+
+demo: install
+	$(BIN)/borne serve
+
+test: install-test browser
+	$(BIN)/python -m pytest
+
+lint: install-test
+	$(BIN)/ruff check scoring borne
+	$(BIN)/mypy
+
+bench: install
+	$(BIN)/python bench/bench_scoring.py
