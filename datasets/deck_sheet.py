@@ -14,7 +14,7 @@ from scoring.cards import DECK_COUNTS, Card
 
 COLUMNS, ROWS = 3, 3
 GAP_MM = 4.0
-MARK_MM = 4.0
+MARK_MM = 2.5
 
 
 def deck_cards(counts: dict[Card, int] | None = None) -> list[Card]:

@@ -1,0 +1,174 @@
+"""Where each card lies on the table, in millimetres: the physical arrangement of a table state.
+
+Each side's area sits in front of its player, one row from the player's left: the battle
+pile, the speed pile, one overlapping column per distance value (each later card covers the
+lower part of the one before, towards the player, so its top strip of 20–30 mm still shows),
+then the safeties two by two (coups fourrés crosswise). Two sides face each other; three
+or four sit in a pinwheel round a central square that holds the draw and discard piles.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from datasets.table import TableState
+from scoring.cards import DISTANCE_CARDS, Card
+
+CARD_W, CARD_H = 56.0, 87.0
+PILE_SHOWN = 4
+"""Only the top cards of a battle, speed or discard pile are drawn (the rest are hidden anyway)."""
+
+UPS: dict[str, tuple[float, float]] = {"South": (0.0, 1.0), "North": (0.0, -1.0), "East": (-1.0, 0.0), "West": (1.0, 0.0)}
+"""Direction a side's normally laid cards point (bottom edge to top edge), towards the table centre."""
+
+
+@dataclass(frozen=True)
+class PlacedCard:
+    """One card on the table."""
+
+    card: Card | None
+    """The card, or ``None`` for a face-down card (the draw pile)."""
+    centre: tuple[float, float]
+    angle: float
+    """Radians; 0 when the card's top points along +y (North)."""
+    side: str | None
+    """The side whose area the card lies in; ``None`` for the draw and discard piles."""
+    sideways: bool = False
+    pile: str = ""
+    """``distance``, ``battle``, ``speed``, ``safeties``, ``draw`` or ``discard``."""
+
+    @property
+    def face_up(self) -> bool:
+        return self.card is not None
+
+    def corners(self) -> np.ndarray:
+        """The four corners in table mm, in face order: top-left, top-right, bottom-right, bottom-left."""
+        return card_corners(self.centre, self.angle)
+
+    def face_to_table(self, face_w: int, face_h: int) -> np.ndarray:
+        """3×3 affine map from face pixels to table millimetres."""
+        c, s = math.cos(self.angle), math.sin(self.angle)
+        right = np.array([c, s]) * CARD_W / face_w  # face +x (to the right of the printed face)
+        down = np.array([s, -c]) * CARD_H / face_h  # face +y (down the printed face)
+        tl = self.corners()[0]
+        return np.array([[right[0], down[0], tl[0]], [right[1], down[1], tl[1]], [0, 0, 1.0]])
+
+
+def card_corners(centre: tuple[float, float], angle: float) -> np.ndarray:
+    c, s = math.cos(angle), math.sin(angle)
+    up, right = np.array([-s, c]), np.array([c, s])
+    ctr = np.asarray(centre, float)
+    hw, hh = CARD_W / 2, CARD_H / 2
+    return np.array([ctr + up * hh - right * hw, ctr + up * hh + right * hw, ctr - up * hh + right * hw, ctr - up * hh - right * hw])
+
+
+@dataclass(frozen=True)
+class SideArea:
+    """A side's part of the table: a rectangle in table mm and the way its cards point."""
+
+    side: str
+    corners: np.ndarray
+    up: tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Arrangement:
+    cards: tuple[PlacedCard, ...]
+    """Every card drawn, bottom first (later cards cover earlier ones)."""
+    areas: tuple[SideArea, ...]
+
+    def extent(self, margin: float = 30.0, *, areas: bool = False) -> np.ndarray:
+        """Points round every card (and every side's area): what must stay in frame."""
+        pts = [c.corners() * (1 + margin / 40) - np.asarray(c.centre) * (margin / 40) for c in self.cards]
+        if areas or not self.cards:
+            pts += [a.corners for a in self.areas]
+        return np.concatenate(pts)
+
+
+def arrange(table: TableState, rng: np.random.Generator, *, stable_seed: int | None = None, longest: int | None = None) -> Arrangement:
+    """Lay out a table state with random but plausible spacing, jitter and pile mess.
+
+    With ``stable_seed`` every card's place depends only on that seed and the card's slot
+    (side, pile, position in the pile), so successive states of one hand line up frame to
+    frame; ``longest`` then fixes the depth of the side areas (the hand's longest column).
+    """
+    if stable_seed is not None:
+        rng = np.random.default_rng(stable_seed)
+    slot_rngs: dict[tuple[int, ...], np.random.Generator] = {}
+
+    def slot(*key: int) -> np.random.Generator:
+        if stable_seed is None:
+            return rng
+        return slot_rngs.setdefault(key, np.random.default_rng([stable_seed, *key]))
+
+    n = len(table.sides)
+    gap = float(rng.uniform(5, 14))
+    strip = float(rng.uniform(20, 30))
+    pitch = CARD_W + gap
+    safety_pitch = CARD_H + gap * 0.6
+    width = 7 * pitch + 2 * safety_pitch
+    if longest is None:
+        longest = max([1] + [max(sum(1 for c in s.distance if c is d) for d in DISTANCE_CARDS) for s in table.sides])
+    depth = max(CARD_H + (max(longest, 3) - 1) * strip, 2 * CARD_H + gap) + 10
+    centre_half = float(rng.uniform(55, 95)) if n == 2 else float(rng.uniform(95, 130))
+    cards: list[PlacedCard] = []
+    areas: list[SideArea] = []
+    for si, st in enumerate(table.sides):
+        u = np.array(UPS[st.side])
+        r = np.array([u[1], -u[0]])
+        shift = float(rng.normal(0, 30)) if n == 2 else centre_half - width / 2
+        origin = -u * centre_half + r * shift
+        base_angle = math.atan2(-u[0], u[1])
+        wobble = float(rng.normal(0, 0.03))
+
+        def at(a: float, b: float) -> tuple[float, float]:
+            p = origin + r * a + u * b
+            return float(p[0]), float(p[1])
+
+        def jitter(mm: float, rad: float, *key: int) -> tuple[float, float, float]:
+            g = slot(si, *key)
+            return float(g.normal(0, mm)), float(g.normal(0, mm)), float(g.normal(0, rad))
+
+        # one row from the player's left: battle pile, speed pile, a column per distance value,
+        # then the safeties two by two; columns grow towards the player
+        x0 = -width / 2 + CARD_W / 2
+        far_b = -CARD_H / 2 - 5
+        for k, (pile, stack) in enumerate((("battle", st.battle), ("speed", st.speed))):
+            first = max(0, len(stack) - PILE_SHOWN)
+            for j, card in enumerate(stack[first:], start=first):
+                dx, dy, da = jitter(2.5, 0.05, k, j)
+                cards.append(PlacedCard(card, at(x0 + k * pitch + dx, far_b + dy), base_angle + wobble + da, st.side, pile=pile))
+        for k, dcard in enumerate(DISTANCE_CARDS):
+            column = [c for c in st.distance if c is dcard]
+            for j, card in enumerate(column):
+                dx, dy, da = jitter(1.2, 0.025, 2 + k, j)
+                pos = at(x0 + (2 + k) * pitch + dx, far_b - j * strip + dy)
+                cards.append(PlacedCard(card, pos, base_angle + wobble + da, st.side, pile="distance"))
+        sx = x0 + 7 * pitch - CARD_W / 2 + safety_pitch / 2
+        for k, (card, cf) in enumerate(st.safeties):
+            dx, dy, da = jitter(1.5, 0.03, 7, k)
+            angle = base_angle + wobble + da + (math.pi / 2 if cf else 0)
+            pos = at(sx + (k % 2) * safety_pitch + dx, far_b - (k // 2) * (CARD_H + gap) + dy)
+            cards.append(PlacedCard(card, pos, angle, st.side, sideways=cf, pile="safeties"))
+        rect = [(-width / 2 - 8, 8), (width / 2 + 8, 8), (width / 2 + 8, -depth), (-width / 2 - 8, -depth)]
+        areas.append(SideArea(st.side, np.array([at(a, b) for a, b in rect]), (float(u[0]), float(u[1]))))
+    # the centre: face-down draw pile and the discard pile
+    turn = float(rng.uniform(0, 2 * math.pi))
+    draw_base = (float(rng.normal(-40, 10)), float(rng.normal(0, 10)))
+    discard_base = (float(rng.normal(45, 10)), float(rng.normal(0, 10)))
+    if table.draw_pile > 0:
+        base = draw_base
+        for k in range(min(3, max(1, table.draw_pile // 20 + 1))):
+            g = slot(9, k)
+            pos = (base[0] + float(g.normal(0, 1)), base[1] + float(g.normal(0, 1)))
+            cards.append(PlacedCard(None, pos, turn + float(g.normal(0, 0.04)), None, pile="draw"))
+    base = discard_base
+    first = max(0, len(table.discard) - PILE_SHOWN)
+    for j, card in enumerate(table.discard[first:], start=first):
+        g = slot(10, j)
+        pos = (base[0] + float(g.normal(0, 4)), base[1] + float(g.normal(0, 4)))
+        cards.append(PlacedCard(card, pos, turn + float(g.normal(0, 0.25)), None, pile="discard"))
+    return Arrangement(tuple(cards), tuple(areas))

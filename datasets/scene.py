@@ -1,0 +1,287 @@
+"""Scene synthesis: a table state seen by a camera above it, with exact per-card visibility.
+
+Everything is drawn straight into camera pixels: the table surface by one homography warp,
+each card by a warp of a small region of interest, so a 1280×720 scene takes tens of
+milliseconds. An id buffer records which card (or occluder) owns every pixel; visible
+fractions and the boxes of the visible parts come from it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from datasets.arrangement import Arrangement, PlacedCard, arrange
+from datasets.camera import Camera, project, sample_camera
+from datasets.edition import Edition, load_edition
+from datasets.errors import SceneSpecError
+from datasets.faces import Levels, edition_levels, pyramid, random_face
+from datasets.occluders import OCCLUDER, paint_arm, paint_distractor
+from datasets.table import TableState
+from datasets.textures import KINDS, SURFACE_MM, SURFACE_PX, sample_surface
+
+EMPTY = -2
+"""Id-buffer value of bare table."""
+
+
+@dataclass(frozen=True)
+class SceneSpec:
+    """What to render. Probabilities are per scene."""
+
+    width: int = 1280
+    height: int = 720
+    edition: str = "generic"
+    random_faces: float = 0.0
+    """Share of cards drawn with random card-like art instead of the edition's face."""
+    surfaces: tuple[str, ...] = KINDS
+    surface_folder: Path | None = None
+    """A folder of photos used as table surfaces half of the time."""
+    hands: float = 0.45
+    """Chance of a hand and forearm reaching over the table."""
+    distractors: float = 0.6
+    """Chance of objects (cups, phones, coins, score pads) on the table."""
+    effects: bool = True
+    """Lighting, glare, blur, noise and JPEG artefacts."""
+
+    def check(self) -> None:
+        """:raises SceneSpecError: for sizes outside 64–4096 pixels or a bad share."""
+        if not (64 <= self.width <= 4096 and 64 <= self.height <= 4096):
+            raise SceneSpecError(f"image size {self.width}×{self.height} is outside 64–4096 pixels")
+        if not 0 <= self.random_faces <= 1:
+            raise SceneSpecError(f"random_faces is a share between 0 and 1, not {self.random_faces}")
+
+
+@dataclass
+class CardView:
+    """One card as the camera sees it."""
+
+    placed: PlacedCard
+    corners: np.ndarray
+    """Image pixels, face order: top-left, top-right, bottom-right, bottom-left."""
+    visible: float
+    """Share of the card's face that is visible in the image (0–1), from the id buffer."""
+    visible_corners: np.ndarray | None
+    """The card-aligned box around the visible part (face order), or ``None`` when hidden."""
+    random_face: bool = False
+
+
+@dataclass
+class Scene:
+    image: np.ndarray
+    """RGB ``uint8``."""
+    camera: Camera
+    table: TableState
+    arrangement: Arrangement
+    views: list[CardView]
+    homography: np.ndarray
+    """Table millimetres → image pixels."""
+    idbuf: np.ndarray = field(repr=False)
+    """Per pixel: index into ``views``, :data:`OCCLUDER` or :data:`EMPTY` (before blur and noise)."""
+    surface: str = ""
+
+
+def choose_level(levels: Levels, width_px: float) -> int:
+    """The smallest mip level still at least as wide as the card will appear."""
+    k = 0
+    while k + 1 < len(levels) and levels[k + 1].shape[1] >= width_px:
+        k += 1
+    return k
+
+
+def _warp_card(
+    img: np.ndarray, idbuf: np.ndarray, levels: Levels, h_face0: np.ndarray, index: int, tint: float, shadow: float
+) -> tuple[int, bool, np.ndarray]:
+    """Composite one card; returns (its mask pixel count, whether the ROI was clipped, its corners)."""
+    H, W = img.shape[:2]
+    fh0, fw0 = levels[0].shape[:2]
+    corners = project(h_face0, np.array([[0, 0], [fw0, 0], [fw0, fh0], [0, fh0]], float))
+    width_px = float(np.linalg.norm(corners[1] - corners[0]))
+    k = choose_level(levels, width_px)
+    lv = levels[k]
+    scale = np.diag([fw0 / lv.shape[1], fh0 / lv.shape[0], 1.0])
+    lo = np.floor(corners.min(axis=0)).astype(int) - 3
+    hi = np.ceil(corners.max(axis=0)).astype(int) + 4
+    clipped = bool(lo[0] < 0 or lo[1] < 0 or hi[0] > W or hi[1] > H)
+    x0, y0 = max(int(lo[0]), 0), max(int(lo[1]), 0)
+    x1, y1 = min(int(hi[0]), W), min(int(hi[1]), H)
+    if x1 <= x0 or y1 <= y0:
+        return 0, True, corners
+    t = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1.0]])
+    m = t @ h_face0 @ scale
+    warped = cv2.warpPerspective(lv, m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    alpha = warped[..., 3].astype(np.float32) * (1 / 255.0)
+    roi = img[y0:y1, x0:x1]
+    if shadow > 0:
+        soft = cv2.GaussianBlur(alpha, (0, 0), 1.2)
+        soft = np.roll(soft, (1, 1), axis=(0, 1))
+        roi[:] = (roi * (1 - shadow * soft)[..., None]).astype(np.uint8)
+    a = alpha[..., None]
+    roi[:] = (roi * (1 - a) + warped[..., :3] * (a * tint)).astype(np.uint8)
+    inside = alpha > 0.5
+    idbuf[y0:y1, x0:x1][inside] = index
+    return int(inside.sum()), clipped, corners
+
+
+def _visible_box(idbuf: np.ndarray, index: int, corners: np.ndarray, h_face0: np.ndarray, face_wh: tuple[int, int]) -> np.ndarray | None:
+    lo = np.maximum(np.floor(corners.min(axis=0)).astype(int) - 3, 0)
+    hi = np.ceil(corners.max(axis=0)).astype(int) + 4
+    sub = idbuf[lo[1] : hi[1], lo[0] : hi[0]]
+    ys, xs = np.nonzero(sub == index)
+    if len(xs) == 0:
+        return None
+    pts = np.column_stack([xs + lo[0] + 0.5, ys + lo[1] + 0.5])
+    uv = project(np.linalg.inv(h_face0), pts)
+    fw, fh = face_wh
+    u0, v0 = np.clip(uv.min(axis=0), 0, [fw, fh])
+    u1, v1 = np.clip(uv.max(axis=0), 0, [fw, fh])
+    return project(h_face0, np.array([[u0, v0], [u1, v0], [u1, v1], [u0, v1]]))
+
+
+class SceneRenderer:
+    """Renders table states for one :class:`SceneSpec`; faces are cached across scenes."""
+
+    def __init__(self, spec: SceneSpec = SceneSpec()) -> None:
+        spec.check()
+        self.spec = spec
+        self.edition: Edition = load_edition(spec.edition)
+        self._generic: Edition | None = None
+
+    def levels(self, card: PlacedCard) -> Levels:
+        return edition_levels(self.edition, card.card)
+
+    def render(
+        self,
+        table: TableState,
+        rng: np.random.Generator,
+        *,
+        camera: Camera | None = None,
+        arrangement: Arrangement | None = None,
+        surface: tuple[str, np.ndarray] | None = None,
+        arms: list[tuple[np.ndarray, np.ndarray]] | None = None,
+        distractors: list[np.ndarray] | None = None,
+        light: dict[str, float] | None = None,
+    ) -> Scene:
+        """One image of a table state. Fixed parts (camera, arrangement, surface, arms as
+        (fingertip px, reach direction px), distractor positions in mm, light) can be given, as
+        a sequence does; what is not given is drawn from ``rng``."""
+        spec = self.spec
+        W, H = spec.width, spec.height
+        arr = arrangement if arrangement is not None else arrange(table, rng)
+        cam = camera if camera is not None else sample_camera(rng, W, H, arr.extent())
+        hom = cam.homography()
+        kind, tex = surface if surface is not None else sample_surface(rng, spec.surfaces, spec.surface_folder)
+        mm_per_px = SURFACE_MM / SURFACE_PX
+        s = np.array([[mm_per_px, 0, -SURFACE_MM / 2], [0, -mm_per_px, SURFACE_MM / 2], [0, 0, 1.0]])
+        img = cv2.warpPerspective(tex, hom @ s, (W, H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+        idbuf = np.full((H, W), EMPTY, np.int16)
+        views: list[CardView] = []
+        areas: list[int] = []
+        homs: list[np.ndarray] = []
+        sizes: list[tuple[int, int]] = []
+        for i, placed in enumerate(arr.cards):
+            use_random = spec.random_faces > 0 and rng.random() < spec.random_faces
+            levels = pyramid(random_face(rng)) if use_random else self.levels(placed)
+            fh0, fw0 = levels[0].shape[:2]
+            h_face0 = hom @ placed.face_to_table(fw0, fh0)
+            tint = float(rng.uniform(0.88, 1.04))
+            shadow = 0.35 if placed.pile in ("distance", "battle", "speed", "discard", "draw") else 0.25
+            n, clipped, corners = _warp_card(img, idbuf, levels, h_face0, i, tint, shadow)
+            if clipped:
+                n = int(abs(cv2.contourArea(corners.astype(np.float32))) * 0.99)
+            areas.append(max(n, 1))
+            views.append(CardView(placed, corners, 0.0, None, use_random))
+            homs.append(h_face0)
+            sizes.append((fw0, fh0))
+        px_per_mm = _px_per_mm(hom, arr)
+        if distractors is None:
+            distractors = []
+            if rng.random() < spec.distractors:
+                inv = np.linalg.inv(hom)
+                for _ in range(int(rng.integers(1, 4))):
+                    p = np.array([[rng.uniform(0.05, 0.95) * W, rng.uniform(0.05, 0.95) * H]])
+                    distractors.append(project(inv, p)[0])
+        drng = np.random.default_rng(int(rng.integers(2**31)))
+        for at in distractors:
+            paint_distractor(img, idbuf, drng, hom, np.asarray(at, float))
+        if arms is None:
+            arms = []
+            if rng.random() < spec.hands and arr.cards:
+                arms.append(random_arm(rng, arr, hom))
+        for tip, towards in arms:
+            paint_arm(img, idbuf, rng, np.asarray(tip, float), np.asarray(towards, float), px_per_mm)
+        counts = np.bincount((idbuf.ravel().astype(np.int32) - EMPTY), minlength=len(views) + 2)[2:]
+        for i, v in enumerate(views):
+            v.visible = float(min(1.0, counts[i] / areas[i]))
+            v.visible_corners = _visible_box(idbuf, i, v.corners, homs[i], sizes[i]) if counts[i] else None
+        if spec.effects:
+            img = apply_effects(img, rng, light)
+        return Scene(img, cam, table, arr, views, hom, idbuf, kind)
+
+
+def _px_per_mm(hom: np.ndarray, arr: Arrangement) -> float:
+    c = arr.extent().mean(axis=0)
+    q = project(hom, np.array([c, c + [100.0, 0.0]]))
+    return float(np.linalg.norm(q[1] - q[0]) / 100.0)
+
+
+def random_arm(rng: np.random.Generator, arr: Arrangement, hom: np.ndarray, target: PlacedCard | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """A hand reaching for a card (a random one unless given), from its side's player."""
+    from datasets.arrangement import UPS
+
+    card = target if target is not None else arr.cards[int(rng.integers(len(arr.cards)))]
+    up = np.array(UPS.get(card.side or "", (math.cos(rng.uniform(0, 6.3)), math.sin(rng.uniform(0, 6.3)))))
+    tip_mm = np.asarray(card.centre) + rng.normal(0, 15, 2)
+    q = project(hom, np.array([tip_mm - up * 300, tip_mm]))
+    return q[1], q[1] - q[0]
+
+
+def sample_light(rng: np.random.Generator) -> dict[str, float]:
+    """Random lighting parameters (see :func:`apply_effects`)."""
+    return {
+        "seed": float(rng.integers(2**31)),
+        "gain": float(rng.uniform(0.75, 1.15)),
+        "spread": float(rng.uniform(0.05, 0.35)),
+        "warm": float(rng.uniform(-0.12, 0.12)),
+        "glare": float(rng.uniform(0, 1) if rng.random() < 0.35 else 0.0),
+    }
+
+
+def apply_effects(img: np.ndarray, rng: np.random.Generator, light: dict[str, float] | None = None) -> np.ndarray:
+    """Lighting gradient and colour cast, glare, defocus or motion blur, sensor noise, JPEG artefacts."""
+    H, W = img.shape[:2]
+    light = light if light is not None else sample_light(rng)
+    lrng = np.random.default_rng(int(light["seed"]))
+    field = lrng.uniform(1 - light["spread"], 1 + light["spread"], (3, 3)).astype(np.float32) * light["gain"]
+    gain = cv2.resize(field, (W, H), interpolation=cv2.INTER_CUBIC)
+    cast = np.array([1 + light["warm"], 1.0, 1 - light["warm"]], np.float32)
+    out = img.astype(np.float32)
+    out *= gain[..., None]
+    out *= cast
+    if light["glare"] > 0:
+        gx, gy = lrng.uniform(0.1, 0.9) * W, lrng.uniform(0.1, 0.9) * H
+        sx, sy = lrng.uniform(0.04, 0.15) * W, lrng.uniform(0.04, 0.12) * H
+        small = 64
+        yy, xx = np.mgrid[0:small, 0:small].astype(np.float32)
+        blob = np.exp(-(((xx * W / small - gx) / sx) ** 2 + ((yy * H / small - gy) / sy) ** 2) / 2)
+        out += (cv2.resize(blob, (W, H), interpolation=cv2.INTER_LINEAR) * (170 * light["glare"]))[..., None]
+    r = rng.random()
+    if r < 0.35:
+        out = cv2.GaussianBlur(out, (0, 0), float(rng.uniform(0.5, 1.4)))
+    elif r < 0.5:
+        n = int(rng.integers(3, 9))
+        k = np.zeros((n, n), np.float32)
+        a = rng.uniform(0, math.pi)
+        c = (n - 1) / 2
+        cv2.line(k, (int(c - c * math.cos(a)), int(c - c * math.sin(a))), (int(c + c * math.cos(a)), int(c + c * math.sin(a))), 1.0, 1)
+        out = cv2.filter2D(out, -1, k / max(k.sum(), 1))
+    sigma = float(rng.uniform(1, 6))
+    noise = rng.integers(-128, 128, (H // 2, W // 2, 3), dtype=np.int16).astype(np.float32) * (sigma / 74.0)
+    out += cv2.resize(noise, (W, H), interpolation=cv2.INTER_NEAREST)
+    img = np.clip(out, 0, 255).astype(np.uint8)
+    q = int(rng.integers(45, 96))
+    ok, buf = cv2.imencode(".jpg", img[..., ::-1], [cv2.IMWRITE_JPEG_QUALITY, q])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR)[..., ::-1].copy()
