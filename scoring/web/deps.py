@@ -1,0 +1,69 @@
+"""Dependencies shared by the routers, as named ``Annotated`` aliases."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Annotated
+
+from fastapi import Depends, Header, HTTPException, Query, Request
+
+from scoring.storage import GameStore
+from scoring.web.events import Broadcaster
+from scoring.web.settings import WebSettings
+
+
+def get_store(request: Request) -> GameStore:
+    store: GameStore = request.app.state.store
+    return store
+
+
+def get_broadcaster(request: Request) -> Broadcaster:
+    broadcaster: Broadcaster = request.app.state.broadcaster
+    return broadcaster
+
+
+def get_settings(request: Request) -> WebSettings:
+    settings: WebSettings = request.app.state.settings
+    return settings
+
+
+def require_token(
+    settings: Annotated[WebSettings, Depends(get_settings)],
+    authorization: Annotated[str | None, Header(description="Bearer TOKEN: the table's token.")] = None,
+) -> None:
+    """Writes need ``Authorization: Bearer TOKEN``: 401 without it, 403 with a wrong one."""
+    if not authorization:
+        raise HTTPException(401, "this change needs the table's token (Authorization: Bearer TOKEN)",
+                            headers={"WWW-Authenticate": "Bearer"})
+    scheme, _, given = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not given.strip():
+        raise HTTPException(401, "send the token as Authorization: Bearer TOKEN", headers={"WWW-Authenticate": "Bearer"})
+    if not secrets.compare_digest(given.strip().encode(), settings.token.encode()):
+        raise HTTPException(403, "wrong token for this table")
+
+
+def expected_revision(
+    if_match: Annotated[str | None, Header(description='The revision the change was made on ("5"); stale → 409.')] = None,
+    revision: Annotated[int | None, Query(ge=0, description="Same as If-Match, for clients that cannot set headers.")] = None,
+) -> int | None:
+    """The revision a client edited, from ``If-Match`` or ``?revision=``; ``None`` when not given."""
+    if if_match is not None and if_match.strip() not in ("", "*"):
+        text = if_match.strip().removeprefix("W/").strip('"')
+        if not text.isdigit():
+            raise HTTPException(422, [{"loc": ["header", "If-Match"], "msg": "the revision is a whole number",
+                                       "type": "value_error"}])
+        return int(text)
+    return revision
+
+
+def get_author(x_borne_author: Annotated[str | None, Header(description="Who made the change, for the history.")] = None) -> str:
+    name = (x_borne_author or "").strip()[:40]
+    return name if name and name.isprintable() else "web"
+
+
+Store = Annotated[GameStore, Depends(get_store)]
+Events = Annotated[Broadcaster, Depends(get_broadcaster)]
+Settings = Annotated[WebSettings, Depends(get_settings)]
+Writer = Depends(require_token)
+ExpectedRevision = Annotated[int | None, Depends(expected_revision)]
+Author = Annotated[str, Depends(get_author)]

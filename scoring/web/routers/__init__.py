@@ -1,0 +1,7 @@
+"""One router per resource; :data:`ALL` collects them for the app."""
+
+from __future__ import annotations
+
+from scoring.web.routers import events, games, hands, meta, pages, sheets
+
+ALL = (pages.router, games.router, hands.router, events.router, sheets.router, meta.router)

@@ -1,0 +1,771 @@
+// Borne's score display: set-up, live totals, race chart, hand entry and correction.
+// Plain JavaScript, no build step. Scores always come from the server (the scoring core);
+// this script only mirrors the core's validation so mistakes show before anything is sent.
+"use strict";
+
+const DISTANCE_VALUES = [25, 50, 75, 100, 200];
+const DECK = { 25: 10, 50: 10, 75: 10, 100: 12, 200: 4 };
+const MAX_200S = 2;
+const SAFETIES = ["right_of_way", "extra_tank", "puncture_proof", "driving_ace"];
+const ITEMS = ["distance", "safeties", "all_safeties", "coups_fourres", "trip", "delayed_action", "safe_trip",
+  "shut_out", "extension"];
+const COLOURS = ["#e4572e", "#2e86de", "#17a673", "#d99a00", "#8e44ad", "#c0392b", "#16a085", "#7f8c8d"];
+const TOKEN_KEY = "borne.token";
+
+const state = {
+  S: {},            // interface strings
+  game: null,       // the game document shown
+  games: [],        // summaries, newest first
+  followLatest: false,
+  rules: [],
+  chartStep: null,  // hand shown by the race chart while replaying (null: all)
+  replayTimer: null,
+  entry: null,      // the hand being entered or fixed
+};
+
+// ---------------------------------------------------------------------------- helpers
+
+function t(key, vars) {
+  let v = key.split(".").reduce((o, k) => (o == null ? undefined : o[k]), state.S);
+  if (typeof v !== "string") v = key;
+  return vars ? v.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m)) : v;
+}
+
+let numberFormat = new Intl.NumberFormat("en");
+const fmt = (n) => numberFormat.format(n);
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (k === "text") node.textContent = v;
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return node;
+}
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+function svg(tag, attrs, ...children) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+  for (const c of children.flat()) if (c != null) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return node;
+}
+
+function toast(message) {
+  const box = document.getElementById("toast");
+  box.textContent = message;
+  box.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => { box.hidden = true; }, 6000);
+}
+
+// ---------------------------------------------------------------------------- API
+
+class ApiError extends Error {
+  constructor(status, body) {
+    super((body && (body.message || (typeof body.detail === "string" ? body.detail : ""))) || `HTTP ${status}`);
+    this.status = status;
+    this.body = body;
+  }
+}
+
+async function api(method, path, body, { revision } = {}) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (method !== "GET") {
+    const token = localStorage.getItem(TOKEN_KEY);
+    if (token) headers.Authorization = `Bearer ${token}`;
+  }
+  if (revision !== undefined && revision !== null) headers["If-Match"] = `"${revision}"`;
+  let response;
+  try {
+    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (e) {
+    throw new ApiError(0, { message: t("errors.network") });
+  }
+  const data = response.headers.get("content-type")?.includes("json") ? await response.json() : null;
+  if (!response.ok) throw new ApiError(response.status, data);
+  return data;
+}
+
+// A write: asks for the token when there is none or it is refused, then tries once more.
+async function write(method, path, body, options) {
+  if (!localStorage.getItem(TOKEN_KEY)) await askToken();
+  try {
+    return await api(method, path, body, options);
+  } catch (e) {
+    if (e.status === 401 || e.status === 403) {
+      await askToken(e.status === 403 ? t("token.wrong") : "");
+      return await api(method, path, body, options);
+    }
+    throw e;
+  }
+}
+
+function askToken(problem) {
+  const dialog = document.getElementById("token-dialog");
+  return new Promise((resolve, reject) => {
+    const input = el("input", { id: "token-input", type: "password", autocomplete: "current-password", required: true,
+      value: localStorage.getItem(TOKEN_KEY) || "" });
+    const form = el("form", { method: "dialog" },
+      el("h2", { id: "token-title" }, t("token.title")),
+      el("p", {}, t("token.prompt")),
+      problem ? el("p", { class: "error" }, problem) : null,
+      el("label", { for: "token-input" }, t("token.label")), input,
+      el("div", { class: "buttons" },
+        el("button", { type: "button", class: "secondary", onclick: () => { dialog.close(); reject(new ApiError(401, { message: t("token.prompt") })); } }, t("entry.cancel")),
+        el("button", { type: "submit", class: "primary", id: "token-save" }, t("token.save"))));
+    form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const token = input.value.trim();
+      if (!token) return;
+      localStorage.setItem(TOKEN_KEY, token);
+      dialog.close();
+      resolve();
+    });
+    dialog.replaceChildren(form);
+    dialog.showModal();
+    input.focus();
+  });
+}
+
+function explain(e) {
+  if (!(e instanceof ApiError)) return String(e);
+  if (e.status === 409 && e.body && "actual" in e.body) return t("errors.stale");
+  if (e.status === 409) return t("errors.game_over", { message: e.message });
+  if (e.status === 0) return t("errors.network");
+  return t("errors.generic", { message: e.message });
+}
+
+// ---------------------------------------------------------------------------- live updates
+
+let source = null;
+function connectEvents() {
+  if (source) source.close();
+  source = new EventSource("/api/events");
+  source.addEventListener("hello", () => { setLive(true); refresh(); });
+  source.addEventListener("game", (ev) => onGameEvent(JSON.parse(ev.data)));
+  source.onerror = () => {
+    setLive(false);
+    if (source.readyState === EventSource.CLOSED) setTimeout(connectEvents, 1000);
+  };
+}
+
+function setLive(on) {
+  const live = document.getElementById("live");
+  live.textContent = on ? t("app.live") : t("app.reconnecting");
+  live.className = on ? "live on" : "live off";
+  document.body.dataset.live = on ? "1" : "0";
+}
+
+async function refresh() {
+  try {
+    state.games = await api("GET", "/api/games");
+    if (state.view !== "game") return;
+    if (state.followLatest && state.games.length && (!state.game || state.games[0].id !== state.game.id)) {
+      showGame(await api("GET", `/api/games/${state.games[0].id}`));
+    } else if (state.game) {
+      showGame(await api("GET", `/api/games/${state.game.id}`));
+    } else {
+      renderGameView();
+    }
+  } catch (e) { /* the next event or reconnect tries again */ }
+}
+
+function onGameEvent(event) {
+  const summary = summarise(event.game);
+  state.games = [summary, ...state.games.filter((g) => g.id !== summary.id)].sort((a, b) => b.id - a.id);
+  if (state.view !== "game") return;
+  if (event.kind === "created" && state.followLatest) { showGame(event.game); return; }
+  if (state.game && event.game_id === state.game.id) {
+    if (event.revision >= state.game.revision) showGame(event.game);
+  } else {
+    renderGames();
+  }
+}
+
+function summarise(doc) {
+  return { id: doc.id, revision: doc.revision, created_at: doc.created_at, name: doc.name,
+    sides: doc.sides.map((s) => s.name), rules: doc.rules, target: doc.target, hands: doc.hands.length,
+    totals: doc.totals, winner: doc.winner };
+}
+
+// ---------------------------------------------------------------------------- start
+
+async function start() {
+  state.S = await api("GET", "/api/strings");
+  numberFormat = new Intl.NumberFormat(state.S.locale || "en");
+  document.documentElement.lang = state.S.language || "en";
+  for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+  const path = location.pathname;
+  const match = path.match(/^\/games\/(\d+)\/?$/);
+  if (path === "/new") {
+    state.view = "setup";
+    await renderSetup();
+  } else {
+    state.view = "game";
+    state.followLatest = !match;
+    state.games = await api("GET", "/api/games");
+    const id = match ? Number(match[1]) : (state.games[0] && state.games[0].id);
+    if (id) {
+      try { showGame(await api("GET", `/api/games/${id}`)); } catch (e) {
+        document.getElementById("main").replaceChildren(el("p", { class: "error" }, t("app.not_found", { id })));
+      }
+    } else {
+      renderGameView();
+    }
+  }
+  connectEvents();
+  document.addEventListener("keydown", (ev) => {
+    if (ev.target.closest("input, select, textarea, dialog")) return;
+    if (state.view === "game" && state.game && !state.game.winner && (ev.key === "n" || ev.key === "+")) {
+      ev.preventDefault();
+      openEntry(null);
+    }
+  });
+}
+
+// ---------------------------------------------------------------------------- set-up page
+
+async function renderSetup() {
+  document.title = `${t("setup.title")} · Borne`;
+  state.rules = await api("GET", "/api/rules");
+  const setup = { players: ["", ""], teams: null, grouping: null, goal: null, extension: null, goalTouched: false };
+  const main = document.getElementById("main");
+  const playersBox = el("div", { class: "players", id: "players" });
+  const sidesBox = el("ol", { class: "sides-preview", id: "sides-preview" });
+  const problem = el("p", { class: "error", id: "setup-error", role: "alert" });
+  const rulesSelect = el("select", { id: "rules" }, state.rules.map((r) => el("option", { value: r.name }, r.name)));
+  const rulesHelp = el("p", { class: "help", id: "rules-help" });
+  const target = el("input", { id: "target", type: "number", min: 1, max: 1000000, step: 1, inputmode: "numeric" });
+  const targetHelp = el("span", { class: "help" });
+  const goal = el("select", { id: "goal" }, [700, 1000].map((km) => el("option", { value: km }, t("setup.goal_km", { km: fmt(km) }))));
+  const extension = el("input", { id: "extension", type: "checkbox" });
+  const name = el("input", { id: "game-name", type: "text", maxlength: 80, placeholder: t("setup.name_placeholder") });
+  const grouping = el("fieldset", { class: "segmented", id: "grouping" },
+    el("legend", {}, t("setup.sides")),
+    ...[["alone", 1], ["teams", 2]].map(([key, size]) => el("label", {},
+      el("input", { type: "radio", name: "grouping", value: size, onchange: () => { setup.grouping = size; setup.teams = null; update(); } }),
+      t(`setup.${key}`))));
+  const drawButton = el("button", { type: "button", id: "draw-teams", class: "secondary",
+    onclick: () => update({ draw: true }) }, t("setup.draw_teams"));
+  const blank = el("a", { id: "blank-sheet", href: "/api/sheets/blank.pdf", target: "_blank" }, t("setup.blank_sheet"));
+
+  function names() { return setup.players.map((p) => p.trim()).filter(Boolean); }
+  function teamSize() { const n = names().length; return setup.grouping ?? ([4, 6, 8].includes(n) ? 2 : 1); }
+
+  function renderPlayers() {
+    playersBox.replaceChildren(...setup.players.map((p, i) => el("div", { class: "player" },
+      el("label", { for: `player-${i}`, class: "sr-only" }, t("setup.player", { n: i + 1 })),
+      el("input", { id: `player-${i}`, type: "text", value: p, maxlength: 60, autocomplete: "off",
+        placeholder: t("setup.player", { n: i + 1 }),
+        oninput: (ev) => { setup.players[i] = ev.target.value; setup.teams = null; scheduleUpdate(); } }),
+      setup.players.length > 2 ? el("button", { type: "button", class: "icon", "aria-label": t("setup.remove_player", { name: p || i + 1 }),
+        onclick: () => { setup.players.splice(i, 1); setup.teams = null; renderPlayers(); update(); } }, "×") : null)),
+    setup.players.length < 16 ? el("button", { type: "button", class: "secondary", id: "add-player",
+      onclick: () => { setup.players.push(""); renderPlayers(); document.getElementById(`player-${setup.players.length - 1}`).focus(); } },
+    `+ ${t("setup.add_player")}`) : null);
+  }
+
+  let timer = null;
+  function scheduleUpdate() { clearTimeout(timer); timer = setTimeout(update, 250); }
+
+  async function update({ draw = false } = {}) {
+    const rule = state.rules.find((r) => r.name === rulesSelect.value);
+    rulesHelp.textContent = rule.description;
+    targetHelp.textContent = rule.counting === "hand_wins" ? t("setup.target_wins_help") : t("setup.target_help");
+    if (!target.dataset.touched) target.value = rule.default_target;
+    const list = names();
+    for (const input of grouping.querySelectorAll("input")) input.checked = Number(input.value) === teamSize();
+    problem.textContent = "";
+    if (list.length < 2) { sidesBox.replaceChildren(); problem.textContent = t("setup.need_players"); return; }
+    if (new Set(list).size !== list.length) { problem.textContent = t("setup.duplicate"); return; }
+    if (list.length % teamSize()) { problem.textContent = t("setup.odd_teams"); return; }
+    const q = new URLSearchParams();
+    list.forEach((p) => q.append("players", p));
+    q.set("rules", rule.name);
+    q.set("team_size", teamSize());
+    if (draw) { q.set("draw_teams", "true"); q.set("seed", String(Math.floor(Math.random() * 2 ** 31))); }
+    try {
+      const preview = await api("GET", `/api/setup?${q}`);
+      if (draw || setup.teams) {
+        if (draw) { setup.teams = preview.sides.map((s) => s.players); toast(t("setup.drawn")); }
+      }
+      const sides = setup.teams ? setup.teams.map((ps) => ({ name: ps.join(" & "), players: ps })) : preview.sides;
+      sidesBox.replaceChildren(...sides.map((s, i) => el("li", { class: "side-chip", style: `--side:${COLOURS[i % COLOURS.length]}` }, s.name)));
+      if (!setup.goalTouched) {
+        goal.value = preview.goal ?? 1000;
+        extension.checked = preview.extension;
+      }
+      goal.disabled = rule.goals.length < 2;
+      extension.disabled = Number(goal.value) !== 700;
+      if (extension.disabled) extension.checked = false;
+      const bq = new URLSearchParams();
+      sides.forEach((s) => bq.append("sides", s.name));
+      blank.href = `/api/sheets/blank.pdf?${bq}`;
+    } catch (e) {
+      problem.textContent = explain(e);
+    }
+  }
+
+  rulesSelect.addEventListener("change", () => { target.dataset.touched = ""; delete target.dataset.touched; setup.goalTouched = false; update(); });
+  target.addEventListener("input", () => { target.dataset.touched = "1"; });
+  goal.addEventListener("change", () => { setup.goalTouched = true; extension.disabled = Number(goal.value) !== 700; if (extension.disabled) extension.checked = false; });
+  extension.addEventListener("change", () => { setup.goalTouched = true; });
+
+  const form = el("form", { class: "card setup", id: "setup-form", novalidate: true },
+    el("h1", {}, t("setup.title")),
+    el("label", { for: "game-name" }, t("setup.name")), name,
+    el("h2", {}, t("setup.players")), playersBox,
+    grouping, drawButton,
+    el("h3", {}, t("setup.sides_preview")), sidesBox,
+    el("label", { for: "rules" }, t("setup.rules")), rulesSelect, rulesHelp,
+    el("div", { class: "row" },
+      el("div", {}, el("label", { for: "target" }, t("setup.target")), target, targetHelp),
+      el("div", {}, el("label", { for: "goal" }, t("setup.goal")), goal)),
+    el("label", { class: "check" }, extension, t("setup.extension")),
+    el("p", { class: "help" }, t("setup.defaults_note")),
+    problem,
+    el("div", { class: "buttons" }, blank, el("button", { type: "submit", class: "primary big", id: "start-game" }, t("setup.start"))));
+
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    await update();
+    if (problem.textContent) return;
+    const body = {
+      players: names(), rules: rulesSelect.value, target: Number(target.value), name: name.value.trim(),
+      goal: Number(goal.value), extension: extension.checked,
+    };
+    if (setup.teams) body.teams = setup.teams; else body.team_size = teamSize();
+    try {
+      const created = await write("POST", "/api/games", body);
+      location.href = `/games/${created.id}`;
+    } catch (e) {
+      problem.textContent = explain(e);
+    }
+  });
+  main.replaceChildren(form);
+  renderPlayers();
+  update();
+}
+
+// ---------------------------------------------------------------------------- live display
+
+function showGame(doc) {
+  const previous = state.game;
+  state.game = doc;
+  if (previous && previous.id === doc.id && state.chartStep !== null && state.replayTimer === null) state.chartStep = null;
+  document.title = `${doc.name || sidesTitle(doc)} · Borne`;
+  renderGameView();
+  if (state.entry && state.entry.number && state.entry.gameId === doc.id && state.entry.revision !== doc.revision) {
+    const box = document.getElementById("entry-error");
+    if (box) box.textContent = t("errors.stale");
+  }
+}
+
+function sidesTitle(doc) { return doc.sides.map((s) => s.name).join(" · "); }
+
+function renderGameView() {
+  const main = document.getElementById("main");
+  const doc = state.game;
+  if (!doc) {
+    main.replaceChildren(el("section", { class: "card empty" }, el("h1", {}, t("app.tagline")), el("p", {}, t("app.no_games")),
+      el("a", { class: "button primary big", href: "/new" }, t("app.new_game"))), gamesList());
+    return;
+  }
+  const focusId = document.activeElement && document.activeElement.id;
+  main.replaceChildren(
+    el("div", { class: "layout" },
+      el("section", { class: "scoreboard", "aria-label": t("app.name") }, header(doc), winnerBanner(doc), scoreCards(doc), actions(doc)),
+      el("section", { class: "card chart-card" }, raceChart(doc)),
+      el("section", { class: "card pad-card" }, scorePad(doc)),
+      gamesList()));
+  if (focusId) document.getElementById(focusId)?.focus();
+}
+
+function header(doc) {
+  const bits = [doc.rules, t("display.target", { target: fmt(doc.target) }),
+    doc.goal ? t("display.goal", { goal: fmt(doc.goal) }) : t("display.goal_each")];
+  if (doc.extension) bits.push(t("display.extension"));
+  return el("div", { class: "game-head" },
+    el("h1", {}, doc.name || sidesTitle(doc)),
+    el("p", { class: "muted" }, `#${doc.id} · ${bits.join(" · ")}`));
+}
+
+function scoreCards(doc) {
+  const last = doc.hands[doc.hands.length - 1];
+  return el("div", { class: "totals", style: `--sides:${doc.sides.length}` }, doc.sides.map((side, i) => {
+    const total = doc.totals[side.name];
+    const share = Math.max(0, Math.min(1, total / doc.target));
+    const togo = doc.target - total;
+    return el("article", { class: `side${doc.winner === side.name ? " winner" : ""}`, "data-side": side.name,
+      style: `--side:${COLOURS[i % COLOURS.length]}` },
+      el("h2", { class: "side-name" }, side.name),
+      el("p", { class: "total", "data-total": total }, fmt(total)),
+      el("div", { class: "progress", role: "progressbar", "aria-valuemin": 0, "aria-valuemax": doc.target, "aria-valuenow": total,
+        "aria-label": `${side.name}: ${fmt(total)} / ${fmt(doc.target)}` }, el("span", { style: `width:${(share * 100).toFixed(1)}%` })),
+      el("p", { class: "last" },
+        last ? t("display.last_hand", { points: `+${fmt(last.points[side.name])}` }) : "",
+        last ? " · " : "",
+        togo > 0 ? t("display.to_go", { points: fmt(togo) }) : t("display.reached")));
+  }));
+}
+
+function winnerBanner(doc) {
+  if (!doc.winner) return null;
+  return el("div", { class: "banner", id: "winner", role: "status" },
+    el("p", { class: "wins" }, t("display.wins", { side: doc.winner })),
+    el("p", {}, t("display.won_after", { n: doc.finished_after_hand, total: fmt(doc.totals[doc.winner]) })),
+    el("button", { type: "button", class: "primary big", id: "next-game", onclick: nextGame }, t("display.next_game")));
+}
+
+async function nextGame() {
+  const doc = state.game;
+  const players = doc.sides.flatMap((s) => s.players);
+  const body = players.length === doc.sides.flatMap((s) => s.players.length ? s.players : [null]).length && players.length
+    ? { players, teams: doc.sides.map((s) => s.players) }
+    : { sides: doc.sides.map((s) => s.name) };
+  Object.assign(body, { rules: doc.rules, target: doc.target, name: doc.name });
+  if (doc.goal) { body.goal = doc.goal; body.extension = doc.extension; }
+  try {
+    const created = await write("POST", "/api/games", body);
+    state.followLatest = false;
+    history.pushState(null, "", `/games/${created.id}`);
+    showGame(await api("GET", `/api/games/${created.id}`));
+  } catch (e) { toast(explain(e)); }
+}
+
+function actions(doc) {
+  const n = doc.hands.length + 1;
+  return el("div", { class: "actions" },
+    doc.winner ? null : el("button", { type: "button", class: "primary big", id: "enter-hand", onclick: () => openEntry(null),
+      "aria-keyshortcuts": "N" }, t("display.enter_hand", { n })),
+    el("button", { type: "button", class: "secondary", id: "undo", onclick: undo }, `↶ ${t("display.undo")}`),
+    el("a", { class: "button secondary", id: "sheet-link", href: `/api/games/${doc.id}/sheet.pdf`, target: "_blank" }, t("display.sheet")),
+    el("a", { class: "button secondary", href: `/api/games/${doc.id}/export.csv`, download: "" }, t("display.export_csv")),
+    el("a", { class: "button secondary", href: `/api/games/${doc.id}/export.json`, download: "" }, t("display.export_json")));
+}
+
+async function undo() {
+  try {
+    showGame(await write("POST", `/api/games/${state.game.id}/undo`, undefined, { revision: state.game.revision }));
+  } catch (e) {
+    toast(explain(e));
+    if (e.status === 409) refresh();
+  }
+}
+
+// ---- race chart
+
+function raceChart(doc) {
+  const W = 640, H = 300, L = 56, R = 16, T = 14, B = 34;
+  const n = doc.hands.length;
+  const step = state.chartStep === null ? n : state.chartStep;
+  const series = doc.sides.map((s) => [0, ...doc.hands.map((h) => h.totals[s.name])]);
+  const top = Math.max(doc.target, ...series.flat(), 1);
+  const x = (i) => L + (n ? (i / n) : 0) * (W - L - R);
+  const y = (v) => T + (1 - v / top) * (H - T - B);
+  const ticks = niceTicks(top);
+  const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "race", id: "race-chart", role: "img",
+    "data-step": step, "aria-label": `${t("display.race")}: ${step ? t("display.after_hand", { n: step }) : t("display.start")}` },
+  ticks.map((v) => svg("g", {},
+    svg("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), class: "gridline" }),
+    svg("text", { x: L - 6, y: y(v) + 4, "text-anchor": "end", class: "tick" }, fmt(v)))),
+  svg("line", { x1: L, x2: W - R, y1: y(doc.target), y2: y(doc.target), class: "target-line" }),
+  Array.from({ length: n + 1 }, (_, i) => svg("text", { x: x(i), y: H - 12, "text-anchor": "middle", class: "tick" }, i)),
+  series.map((pts, si) => {
+    const shown = pts.slice(0, step + 1);
+    const colour = COLOURS[si % COLOURS.length];
+    return svg("g", { class: "series", "data-side": doc.sides[si].name },
+      svg("polyline", { points: shown.map((v, i) => `${x(i)},${y(v)}`).join(" "), stroke: colour }),
+      shown.map((v, i) => svg("circle", { cx: x(i), cy: y(v), r: i === step ? 5 : 3, fill: colour },
+        svg("title", {}, `${doc.sides[si].name}: ${fmt(v)}`))));
+  }));
+  const legend = el("ul", { class: "legend" }, doc.sides.map((s, i) => el("li", { style: `--side:${COLOURS[i % COLOURS.length]}` },
+    `${s.name} ${fmt(series[i][step])}`)));
+  const slider = el("input", { type: "range", min: 0, max: n, value: step, id: "chart-step", "aria-label": t("display.race"),
+    oninput: (ev) => { stopReplay(); state.chartStep = Number(ev.target.value) === n ? null : Number(ev.target.value); rerenderChart(); } });
+  const playing = state.replayTimer !== null;
+  return el("div", { class: "chart" },
+    el("div", { class: "chart-head" },
+      el("h2", {}, t("display.race")),
+      el("span", { class: "muted", id: "chart-label" }, step ? t("display.after_hand", { n: step }) : t("display.start")),
+      el("button", { type: "button", class: "secondary", id: "replay", disabled: n === 0 ? true : null,
+        onclick: () => (state.replayTimer === null ? replay() : stopReplay(true)) }, playing ? t("display.pause") : `▶ ${t("display.replay")}`)),
+    chart, el("div", { class: "chart-foot" }, slider, legend));
+}
+
+function niceTicks(top) {
+  const raw = top / 5;
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  const stepSize = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => s >= raw);
+  const out = [];
+  for (let v = 0; v <= top + 1e-9; v += stepSize) out.push(Math.round(v));
+  return out;
+}
+
+function rerenderChart() {
+  const card = document.querySelector(".chart-card");
+  if (!card || !state.game) return;
+  const hadFocus = document.activeElement && document.activeElement.id;
+  card.replaceChildren(raceChart(state.game));
+  if (hadFocus === "replay" || hadFocus === "chart-step") document.getElementById(hadFocus)?.focus();
+}
+
+function replay() {
+  const n = state.game.hands.length;
+  state.chartStep = 0;
+  state.replayTimer = setInterval(() => {
+    if (state.chartStep >= n) { stopReplay(); return; }
+    state.chartStep += 1;
+    rerenderChart();
+  }, 700);
+  rerenderChart();
+}
+
+function stopReplay(keep) {
+  if (state.replayTimer !== null) clearInterval(state.replayTimer);
+  state.replayTimer = null;
+  if (!keep && state.game && state.chartStep === state.game.hands.length) state.chartStep = null;
+  rerenderChart();
+}
+
+// ---- score pad
+
+function scorePad(doc) {
+  if (!doc.hands.length) return el("div", {}, el("h2", {}, t("display.hands")), el("p", { class: "muted" }, t("display.no_hands")));
+  const head = el("thead", {}, el("tr", {}, el("th", { scope: "col" }, ""),
+    doc.sides.map((s, i) => el("th", { scope: "col", style: `--side:${COLOURS[i % COLOURS.length]}` }, s.name))));
+  const bodies = doc.hands.slice().reverse().map((hand) => {
+    const bySide = Object.fromEntries(hand.score.sides.map((s) => [s.side, s]));
+    const fix = el("button", { type: "button", class: "fix", "data-hand": hand.number, id: `fix-${hand.number}`,
+      onclick: () => openEntry(hand.number), "aria-label": `${t("display.tap_to_fix")} ${t("display.hand_n", { n: hand.number })}` },
+    `✎ ${t("display.tap_to_fix")}`);
+    const rows = [el("tr", { class: "hand-row" }, el("th", { scope: "rowgroup", colspan: doc.sides.length + 1 },
+      el("span", {}, t("display.hand_n", { n: hand.number })), fix))];
+    for (const item of ITEMS) {
+      const values = doc.sides.map((s) => bySide[s.name].items[item]);
+      rows.push(el("tr", { class: values.some(Boolean) ? "item" : "item zero" }, el("th", { scope: "row" }, t(`items.${item}`)),
+        values.map((v) => el("td", {}, v ? fmt(v) : "–"))));
+    }
+    rows.push(el("tr", { class: "sum" }, el("th", { scope: "row" }, t("display.hand_total")),
+      doc.sides.map((s) => el("td", {}, fmt(hand.points[s.name])))));
+    rows.push(el("tr", { class: "running" }, el("th", { scope: "row" }, t("display.running_total")),
+      doc.sides.map((s) => el("td", {}, fmt(hand.totals[s.name])))));
+    return el("tbody", { "data-hand": hand.number, onclick: (ev) => { if (!ev.target.closest("button")) openEntry(hand.number); } }, rows);
+  });
+  return el("div", {}, el("h2", {}, t("display.hands")), el("table", { class: "pad", id: "score-pad" }, head, bodies));
+}
+
+function gamesList() {
+  if (!state.games.length) return null;
+  return el("section", { class: "card games", id: "games" }, el("h2", {}, t("display.earlier_games")),
+    el("ul", {}, state.games.slice(0, 30).map((g) => el("li", { class: state.game && g.id === state.game.id ? "current" : "" },
+      el("a", { href: `/games/${g.id}` }, `#${g.id} ${g.name || g.sides.join(" · ")}`),
+      el("span", { class: "muted" }, ` ${g.sides.map((s) => fmt(g.totals[s] ?? 0)).join(" – ")} · `,
+        g.winner ? t("display.winner", { side: g.winner }) : t("display.in_progress"))))));
+}
+
+function renderGames() {
+  const old = document.getElementById("games");
+  const fresh = gamesList();
+  if (old && fresh) old.replaceWith(fresh);
+}
+
+// ---------------------------------------------------------------------------- hand entry and correction
+
+function blankHand(doc) {
+  return {
+    goal: doc.goal || 1000, draw_pile_empty_at_finish: false, extension_called_by: null,
+    sides: doc.sides.map((s) => ({ side: s.name, distance: { 25: 0, 50: 0, 75: 0, 100: 0, 200: 0 }, safeties: {} })),
+  };
+}
+
+function copyRecord(record) {
+  return {
+    goal: record.goal, draw_pile_empty_at_finish: record.draw_pile_empty_at_finish, extension_called_by: record.extension_called_by,
+    sides: record.sides.map((s) => ({ side: s.side, safeties: { ...s.safeties },
+      distance: Object.fromEntries(DISTANCE_VALUES.map((km) => [km, s.distance[String(km)] || 0])) })),
+  };
+}
+
+function openEntry(number) {
+  const doc = state.game;
+  if (!doc) return;
+  const hand = number ? doc.hands[number - 1] : null;
+  state.entry = { gameId: doc.id, number, revision: doc.revision, record: hand ? copyRecord(hand.record) : blankHand(doc),
+    serverErrors: [] };
+  const dialog = document.getElementById("hand-dialog");
+  renderEntry();
+  if (!dialog.open) dialog.showModal();
+  dialog.querySelector("button.plus")?.focus();
+}
+
+const kmOf = (side) => DISTANCE_VALUES.reduce((sum, km) => sum + km * side.distance[km], 0);
+const effectiveGoal = (record) => (record.extension_called_by ? 1000 : record.goal);
+
+// The core's checks (scoring/hand.py validate, scoring/game.py check_hand), so errors show before sending.
+function validate(record, doc) {
+  const errors = [];
+  const add = (side, field, msg) => errors.push({ side, field, msg });
+  const goal = effectiveGoal(record);
+  const table = { 25: 0, 50: 0, 75: 0, 100: 0, 200: 0 };
+  const owner = {};
+  record.sides.forEach((s) => {
+    for (const km of DISTANCE_VALUES) {
+      const count = s.distance[km];
+      if (count < 0) add(s.side, `distance.${km}`, t("entry.err_negative"));
+      table[km] += count;
+      if (table[km] > DECK[km]) add(s.side, `distance.${km}`, t("entry.err_deck", { count: DECK[km], km, n: table[km] }));
+    }
+    if (s.distance[200] > MAX_200S) add(s.side, "distance.200", t("entry.err_200s"));
+    const km = kmOf(s);
+    if (km > goal) add(s.side, "distance", t("entry.err_past_goal", { km: fmt(km), goal: fmt(goal) }));
+    for (const safety of Object.keys(s.safeties)) {
+      if (owner[safety]) add(s.side, `safeties.${safety}`, t("entry.err_safety_twice", { side: owner[safety] }));
+      else owner[safety] = s.side;
+    }
+  });
+  const completers = record.sides.filter((s) => kmOf(s) === goal);
+  if (completers.length > 1) add(completers[1].side, "distance", t("entry.err_two_completers", { side: completers[0].side }));
+  if (record.extension_called_by) {
+    const caller = record.sides.find((s) => s.side === record.extension_called_by);
+    if (caller && kmOf(caller) < 700) add(caller.side, "extension_called_by", t("entry.err_extension_km", { km: fmt(kmOf(caller)) }));
+  }
+  return errors;
+}
+
+function renderEntry() {
+  const entry = state.entry;
+  const doc = state.game;
+  const record = entry.record;
+  const dialog = document.getElementById("hand-dialog");
+  const errors = validate(record, doc);
+  const all = [...errors, ...entry.serverErrors];
+  const errorFor = (side, field) => all.filter((e) => e.side === side && e.field === field).map((e) => e.msg).join(" ");
+  const goal = effectiveGoal(record);
+  const rerender = () => { entry.serverErrors = []; const focus = document.activeElement?.id; renderEntry(); if (focus) document.getElementById(focus)?.focus(); };
+  const slug = (name) => name.replace(/[^A-Za-z0-9]+/g, "_");
+
+  const sides = record.sides.map((s, si) => {
+    const km = kmOf(s);
+    const id = `s${si}`;
+    const kmError = errorFor(s.side, "distance");
+    const counters = DISTANCE_VALUES.map((value) => {
+      const msg = errorFor(s.side, `distance.${value}`);
+      return el("div", { class: `counter${msg ? " invalid" : ""}`, "data-km": value },
+        el("span", { class: "value" }, t("entry.card", { km: value })),
+        el("button", { type: "button", class: "minus", id: `${id}-minus-${value}`, "aria-label": t("entry.remove", { km: value, side: s.side }),
+          disabled: s.distance[value] === 0 ? true : null, onclick: () => { s.distance[value] -= 1; rerender(); } }, "−"),
+        el("output", { class: "count", id: `${id}-count-${value}`, "aria-live": "polite" }, s.distance[value]),
+        el("button", { type: "button", class: "plus", id: `${id}-plus-${value}`, "aria-label": t("entry.add", { km: value, side: s.side }),
+          disabled: s.distance[value] >= DECK[value] ? true : null, onclick: () => { s.distance[value] += 1; rerender(); } }, "+"),
+        msg ? el("p", { class: "field-error", role: "alert" }, msg) : null);
+    });
+    const safeties = SAFETIES.map((safety) => {
+      const msg = errorFor(s.side, `safeties.${safety}`);
+      const current = s.safeties[safety] || "none";
+      return el("fieldset", { class: `safety${msg ? " invalid" : ""}`, "data-safety": safety },
+        el("legend", {}, t(`safeties.${safety}`)),
+        el("div", { class: "segmented" }, ["none", "played", "coup_fourre"].map((how) => el("label", {},
+          el("input", { type: "radio", name: `${id}-${safety}`, value: how, id: `${id}-${safety}-${how}`, checked: current === how ? true : null,
+            onchange: () => { if (how === "none") delete s.safeties[safety]; else s.safeties[safety] = how; rerender(); } }),
+          t(`entry.${how}`)))),
+        msg ? el("p", { class: "field-error", role: "alert" }, msg) : null);
+    });
+    const extMsg = errorFor(s.side, "extension_called_by");
+    return el("section", { class: "entry-side", "data-side": s.side, id: `entry-${slug(s.side)}`, style: `--side:${COLOURS[si % COLOURS.length]}` },
+      el("h3", {}, s.side),
+      el("p", { class: `km${kmError ? " invalid" : ""}${km === goal ? " complete" : ""}`, id: `${id}-km` },
+        t("entry.km_of", { km: fmt(km), goal: fmt(goal) }), km === goal ? ` ✓ ${t("entry.completes")}` : ""),
+      kmError ? el("p", { class: "field-error", role: "alert" }, kmError) : null,
+      el("div", { class: "counters", role: "group", "aria-label": `${t("entry.distance")} — ${s.side}` }, counters),
+      el("h4", {}, t("entry.safeties")), safeties,
+      extMsg ? el("p", { class: "field-error", role: "alert" }, extMsg) : null);
+  });
+
+  const general = all.filter((e) => !e.side || !record.sides.some((s) => s.side === e.side));
+  const goalControl = doc.goal ? null : el("label", {}, t("entry.goal"), " ",
+    el("select", { id: "entry-goal", onchange: (ev) => { record.goal = Number(ev.target.value); if (record.goal !== 700) record.extension_called_by = null; rerender(); } },
+      [700, 1000].map((g) => el("option", { value: g, selected: record.goal === g ? true : null }, t("setup.goal_km", { km: fmt(g) })))));
+  const extensionControl = (doc.extension || (!doc.goal && record.goal === 700)) ? el("label", {}, t("entry.extension_caller"), " ",
+    el("select", { id: "entry-extension", onchange: (ev) => { record.extension_called_by = ev.target.value || null; rerender(); } },
+      el("option", { value: "" }, t("entry.nobody")),
+      record.sides.map((s) => el("option", { value: s.side, selected: record.extension_called_by === s.side ? true : null }, s.side)))) : null;
+  const blocked = errors.length > 0;
+
+  const form = el("form", { method: "dialog", class: "entry", id: "entry-form", novalidate: true },
+    el("div", { class: "entry-head" },
+      el("h2", { id: "hand-title" }, entry.number ? t("entry.edit_title", { n: entry.number }) : t("entry.new_title", { n: doc.hands.length + 1 })),
+      el("button", { type: "button", class: "icon", "aria-label": t("entry.cancel"), onclick: closeEntry }, "×")),
+    el("div", { class: "entry-hand" }, goalControl, extensionControl,
+      el("label", { class: "check" }, el("input", { type: "checkbox", id: "draw-pile-empty", checked: record.draw_pile_empty_at_finish ? true : null,
+        onchange: (ev) => { record.draw_pile_empty_at_finish = ev.target.checked; rerender(); } }), t("entry.draw_pile_empty"))),
+    el("div", { class: "entry-sides", style: `--sides:${record.sides.length}` }, sides),
+    el("p", { class: "error", id: "entry-error", role: "alert" }, general.map((e) => e.msg).join(" ") || (blocked ? t("entry.fix_first") : "")),
+    el("div", { class: "buttons" },
+      entry.number ? el("button", { type: "button", class: "danger", id: "delete-hand", onclick: deleteHand }, t("entry.delete")) : null,
+      el("button", { type: "button", class: "secondary", onclick: closeEntry }, t("entry.cancel")),
+      el("button", { type: "submit", class: "primary big", id: "save-hand", disabled: blocked ? true : null },
+        entry.number ? t("entry.save_fix") : t("entry.save"))));
+  form.addEventListener("submit", (ev) => { ev.preventDefault(); saveEntry(); });
+  dialog.replaceChildren(form);
+}
+
+function closeEntry() {
+  state.entry = null;
+  document.getElementById("hand-dialog").close();
+}
+
+function toRecord(record) {
+  return {
+    goal: record.goal, draw_pile_empty_at_finish: record.draw_pile_empty_at_finish, extension_called_by: record.extension_called_by,
+    sides: record.sides.map((s) => ({ side: s.side,
+      distance: Object.fromEntries(DISTANCE_VALUES.map((km) => [String(km), s.distance[km]])), safeties: { ...s.safeties } })),
+  };
+}
+
+async function saveEntry() {
+  const entry = state.entry;
+  if (validate(entry.record, state.game).length) return;
+  const path = entry.number ? `/api/games/${entry.gameId}/hands/${entry.number}` : `/api/games/${entry.gameId}/hands`;
+  try {
+    await write(entry.number ? "PUT" : "POST", path, toRecord(entry.record), { revision: entry.revision });
+    closeEntry();
+    showGame(await api("GET", `/api/games/${entry.gameId}`));
+  } catch (e) {
+    if (e.status === 422 && e.body && Array.isArray(e.body.detail)) {
+      entry.serverErrors = e.body.detail.map((d) => ({ side: d.side || null, field: d.field || (d.loc || []).slice(1).join("."), msg: d.msg }));
+      renderEntry();
+    } else {
+      renderEntry();
+      document.getElementById("entry-error").textContent = explain(e);
+      if (e.status === 409) {
+        const fresh = await api("GET", `/api/games/${entry.gameId}`).catch(() => null);
+        if (fresh) { entry.revision = fresh.revision; showGame(fresh); }
+      }
+    }
+  }
+}
+
+async function deleteHand() {
+  const entry = state.entry;
+  if (!confirm(t("entry.confirm_delete", { n: entry.number }))) return;
+  try {
+    const doc = await write("DELETE", `/api/games/${entry.gameId}/hands/${entry.number}`, undefined, { revision: entry.revision });
+    closeEntry();
+    showGame(doc);
+  } catch (e) {
+    document.getElementById("entry-error").textContent = explain(e);
+  }
+}
+
+window.addEventListener("popstate", () => location.reload());
+document.addEventListener("DOMContentLoaded", () => { start().catch((e) => toast(String(e))); });
