@@ -5,8 +5,9 @@ from __future__ import annotations
 import secrets
 from typing import Annotated
 
-from fastapi import Depends, Header, HTTPException, Query, Request
+from fastapi import Depends, Header, HTTPException, Path, Query, Request
 
+from scoring.errors import GameNotFoundError, HandNotFoundError
 from scoring.storage import GameStore
 from scoring.web.events import Broadcaster
 from scoring.web.settings import WebSettings
@@ -67,3 +68,20 @@ Settings = Annotated[WebSettings, Depends(get_settings)]
 Writer = Depends(require_token)
 ExpectedRevision = Annotated[int | None, Depends(expected_revision)]
 Author = Annotated[str, Depends(get_author)]
+
+
+def game_id_param(game_id: Annotated[str, Path(description="The game's id.")]) -> int:
+    """The game id of the path; anything that is not an id is an unknown game (404), like an id not stored."""
+    if not game_id.isdigit() or len(game_id) > 12:
+        raise GameNotFoundError(f"there is no game {game_id[:40]}")
+    return int(game_id)
+
+
+def hand_number_param(number: Annotated[str, Path(description="The hand's 1-based number.")]) -> int:
+    if not number.isdigit() or len(number) > 6:
+        raise HandNotFoundError(f"there is no hand {number[:40]}")
+    return int(number)
+
+
+GameId = Annotated[int, Depends(game_id_param)]
+HandNumber = Annotated[int, Depends(hand_number_param)]

@@ -8,6 +8,7 @@ which puts it on every subscriber's bounded queue. A subscriber too slow to keep
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import threading
@@ -82,10 +83,8 @@ class Broadcaster:
             return
         with self._lock:
             seq = next(self._seq)
-        try:
+        with contextlib.suppress(RuntimeError):  # the loop closed between the check and the call
             loop.call_soon_threadsafe(self._deliver, seq, event)
-        except RuntimeError:  # the loop closed between the check and the call (shutting down)
-            pass
 
     def close_all(self) -> None:
         """End every stream (server shutting down); browsers reconnect to the next server."""

@@ -6,7 +6,8 @@ The same grid, empty, is the blank sheet for a game played on paper.
 from __future__ import annotations
 
 import io
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4

@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 from fastapi import APIRouter
 from fastapi.responses import StreamingResponse
 
-from scoring.web.deps import Events, Settings, Store
+from scoring.web.deps import Events, GameId, Settings, Store
 from scoring.web.events import RECONNECT_MS, Broadcaster, Subscription
 
 router = APIRouter(tags=["live updates"])
@@ -22,7 +22,7 @@ async def stream(broadcaster: Broadcaster, sub: Subscription, keepalive_s: float
         while True:
             try:
                 item = await asyncio.wait_for(sub.queue.get(), timeout=keepalive_s)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 yield ": keep-alive\n\n"
                 continue
             if item is None:
@@ -43,7 +43,7 @@ async def all_events(events: Events, settings: Settings) -> StreamingResponse:
 
 @router.get("/api/games/{game_id}/events", summary="Live changes to one game (text/event-stream)",
             response_class=StreamingResponse)
-async def game_events(game_id: int, store: Store, events: Events, settings: Settings) -> StreamingResponse:
+async def game_events(game_id: GameId, store: Store, events: Events, settings: Settings) -> StreamingResponse:
     await asyncio.to_thread(store.load, game_id)  # 404 for an unknown game
     sub = events.subscribe(game_id)
     return StreamingResponse(stream(events, sub, settings.sse_keepalive_s), media_type="text/event-stream",

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, HTTPException, Response
 from fastapi.responses import PlainTextResponse
 
+from scoring.errors import SetupError
 from scoring.game import GameSetup, Side
 from scoring.hand import parse_side_name
 from scoring.rules import RuleSet
 from scoring.storage import StoredGame, game_document
-from scoring.web.deps import Author, Events, ExpectedRevision, Store, Writer
+from scoring.web.deps import Author, Events, ExpectedRevision, GameId, Store, Writer
 from scoring.web.events import GameEvent
 from scoring.web.schemas import ChangeOut, ErrorOut, GameCreate, GameCreated, GameOut, GameSummary, SetupPreview
 
@@ -65,7 +66,12 @@ def etag(response: Response, revision: int) -> None:
 @router.post("", status_code=201, response_model=GameCreated, dependencies=[Writer], responses=WRITE_ERRORS,
              summary="Start a game")
 def create_game(body: GameCreate, store: Store, events: Events, author: Author, response: Response) -> GameCreated:
-    stored = store.create_game(setup_from(body), author=author)
+    try:
+        setup = setup_from(body)
+    except SetupError as e:  # name the field the client sent: players or sides
+        field = "players" if body.players is not None else "sides"
+        raise HTTPException(422, [{"loc": ["body", field], "msg": str(e), "type": "setup", "field": field}]) from None
+    stored = store.create_game(setup, author=author)
     publish(events, "created", stored)
     etag(response, stored.revision)
     response.headers["Location"] = f"/api/games/{stored.id}"
@@ -88,7 +94,7 @@ def list_games(store: Store) -> list[GameSummary]:
 
 @router.get("/{game_id}", response_model=GameOut, responses={404: {"model": ErrorOut}},
             summary="A game: set-up, every hand with its facts and items, totals, winner")
-def get_game(game_id: int, store: Store, response: Response) -> dict[str, Any]:
+def get_game(game_id: GameId, store: Store, response: Response) -> dict[str, Any]:
     stored = store.load(game_id)
     etag(response, stored.revision)
     return game_document(stored)
@@ -96,7 +102,7 @@ def get_game(game_id: int, store: Store, response: Response) -> dict[str, Any]:
 
 @router.post("/{game_id}/undo", response_model=GameOut, dependencies=[Writer], responses=WRITE_ERRORS,
              summary="Take back the last change to the hands")
-def undo(game_id: int, store: Store, events: Events, author: Author, revision: ExpectedRevision,
+def undo(game_id: GameId, store: Store, events: Events, author: Author, revision: ExpectedRevision,
          response: Response) -> dict[str, Any]:
     stored = store.undo(game_id, author=author, expected_revision=revision)
     etag(response, stored.revision)
@@ -106,12 +112,12 @@ def undo(game_id: int, store: Store, events: Events, author: Author, revision: E
 
 @router.get("/{game_id}/history", response_model=list[ChangeOut], responses={404: {"model": ErrorOut}},
             summary="Every change to the game, oldest first")
-def history(game_id: int, store: Store) -> list[dict[str, Any]]:
+def history(game_id: GameId, store: Store) -> list[dict[str, Any]]:
     return [c.to_json() for c in store.history(game_id)]
 
 
 @router.get("/{game_id}/export.json", responses={404: {"model": ErrorOut}}, summary="The game with its history, as a file")
-def export_json(game_id: int, store: Store) -> Response:
+def export_json(game_id: GameId, store: Store) -> Response:
     import json
 
     body = json.dumps(store.export_json(game_id), indent=2, ensure_ascii=False)
@@ -121,7 +127,7 @@ def export_json(game_id: int, store: Store) -> Response:
 
 @router.get("/{game_id}/export.csv", response_class=PlainTextResponse, responses={404: {"model": ErrorOut}},
             summary="One row per hand and side")
-def export_csv(game_id: int, store: Store) -> Response:
+def export_csv(game_id: GameId, store: Store) -> Response:
     return Response(store.export_csv(game_id), media_type="text/csv; charset=utf-8",
                     headers={"Content-Disposition": f'attachment; filename="borne-game-{game_id}.csv"'})
 

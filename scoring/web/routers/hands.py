@@ -8,7 +8,7 @@ from fastapi import APIRouter, Body, Response
 
 from scoring.hand import HandRecord
 from scoring.storage import StoredGame, game_document
-from scoring.web.deps import Author, Events, ExpectedRevision, Store, Writer
+from scoring.web.deps import Author, Events, ExpectedRevision, GameId, HandNumber, Store, Writer
 from scoring.web.routers.games import WRITE_ERRORS, etag, publish
 from scoring.web.schemas import GameOut, HandScored
 
@@ -39,7 +39,7 @@ def scored(stored: StoredGame, number: int) -> HandScored:
 
 @router.post("", status_code=201, response_model=HandScored, dependencies=[Writer], responses=WRITE_ERRORS,
              summary="Add a hand; returns it scored")
-def add_hand(game_id: int, store: Store, events: Events, author: Author, revision: ExpectedRevision,
+def add_hand(game_id: GameId, store: Store, events: Events, author: Author, revision: ExpectedRevision,
              response: Response, hand: Any = HandBody) -> HandScored:
     record = HandRecord.from_json(hand)
     stored = store.add_hand(game_id, record, author=author, expected_revision=revision)
@@ -51,7 +51,7 @@ def add_hand(game_id: int, store: Store, events: Events, author: Author, revisio
 
 @router.put("/{number}", response_model=HandScored, dependencies=[Writer], responses=WRITE_ERRORS,
             summary="Replace hand n (1-based) and re-total")
-def replace_hand(game_id: int, number: int, store: Store, events: Events, author: Author, revision: ExpectedRevision,
+def replace_hand(game_id: GameId, number: HandNumber, store: Store, events: Events, author: Author, revision: ExpectedRevision,
                  response: Response, hand: Any = HandBody) -> HandScored:
     record = HandRecord.from_json(hand)
     store.load(game_id)  # an unknown game is 404 before the hand number is looked at
@@ -63,7 +63,7 @@ def replace_hand(game_id: int, number: int, store: Store, events: Events, author
 
 @router.delete("/{number}", response_model=GameOut, dependencies=[Writer], responses=WRITE_ERRORS,
                summary="Delete hand n (later hands move up) and re-total; returns the game")
-def delete_hand(game_id: int, number: int, store: Store, events: Events, author: Author, revision: ExpectedRevision,
+def delete_hand(game_id: GameId, number: HandNumber, store: Store, events: Events, author: Author, revision: ExpectedRevision,
                 response: Response) -> dict[str, Any]:
     stored = store.delete_hand(game_id, number, author=author, expected_revision=revision)
     etag(response, stored.revision)

@@ -9,9 +9,9 @@ from fastapi import APIRouter, Query
 from scoring.game import GameSetup
 from scoring.rules import RULE_SETS, RuleSet
 from scoring.web.deps import Settings
+from scoring.web.i18n import load_strings
 from scoring.web.routers.games import preview
 from scoring.web.schemas import RuleSetOut, SetupPreview
-from scoring.web.i18n import load_strings
 
 router = APIRouter(prefix="/api", tags=["set-up"])
 
