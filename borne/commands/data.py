@@ -1,0 +1,133 @@
+"""``borne cards export|sheet`` and ``borne data scenes|sequences``: the card art and synthetic table data."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Callable
+
+
+def _guarded(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """Turn the data engine's errors into one-line command errors (exit status 2)."""
+
+    def wrapper(args: argparse.Namespace) -> int:
+        from borne.commands import CommandError
+        from datasets.errors import DatasetError
+
+        try:
+            return run(args)
+        except DatasetError as e:
+            raise CommandError(str(e)) from None
+        except OSError as e:
+            raise CommandError(f"{getattr(e, 'filename', '') or ''}: {e.strerror or e}") from None
+
+    return wrapper
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    cards = sub.add_parser("cards", help="export a deck edition's faces or print a whole deck as a PDF")
+    csub = cards.add_subparsers(dest="cards_command", metavar="ACTION", required=True)
+    p = csub.add_parser("export", help="write every face as OUT_DIR/<card id>.png plus back.png (print resolution)")
+    p.add_argument("out_dir", metavar="OUT_DIR")
+    p.add_argument("--edition", default="generic", help="edition name (default: the built-in generic edition)")
+    p.set_defaults(func=_guarded(run_export))
+    p = csub.add_parser("sheet", help="write a printable PDF of the whole 106-card deck, 9 cards per A4 page with cut marks")
+    p.add_argument("out_pdf", metavar="OUT.pdf")
+    p.add_argument("--edition", default="generic", help="edition name (default: generic)")
+    p.set_defaults(func=_guarded(run_sheet))
+
+    data = sub.add_parser("data", help="generate synthetic table scenes and game sequences with exact labels")
+    dsub = data.add_subparsers(dest="data_command", metavar="ACTION", required=True)
+    p = dsub.add_parser("scenes", help="render still scenes: images/, labels/ (ultralytics OBB), truth/ (JSON), dataset.yaml")
+    _common(p)
+    p.add_argument("--random-faces", type=float, default=0.0, metavar="SHARE",
+                   help="share of cards drawn with random art (then labels use classes card_face_up/card_face_down)")
+    p.add_argument("--classes", choices=("ids", "cards"), default=None,
+                   help="OBB classes: the 19 card ids + back, or face up/face down (default: ids, cards with random faces)")
+    p.set_defaults(func=_guarded(run_scenes))
+    p = dsub.add_parser("sequences", help="render whole hands frame by frame: frames/, truth/, video, layout, events")
+    _common(p)
+    p.add_argument("--sides", type=int, default=2, choices=(2, 3, 4), help="sides at the table (default 2)")
+    p.add_argument("--max-frames", type=int, default=None, help="stop each sequence after this many frames")
+    p.add_argument("--no-video", action="store_true", help="write frames only")
+    p.set_defaults(func=_guarded(run_sequences))
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--count", type=int, default=10, help="how many to render (default 10)")
+    p.add_argument("--seed", type=int, default=0, help="the same seed writes the same files (default 0)")
+    p.add_argument("--out", required=True, help="output folder (created)")
+    p.add_argument("--width", type=int, default=1280)
+    p.add_argument("--height", type=int, default=720)
+    p.add_argument("--edition", default="generic", help="edition whose faces are drawn (default: generic)")
+    p.add_argument("--surfaces", default=None, metavar="FOLDER", help="also use the photos in FOLDER as table surfaces")
+
+
+def _spec(args: argparse.Namespace, random_faces: float = 0.0) -> object:
+    from pathlib import Path
+
+    from datasets.scene import SceneSpec
+
+    folder = Path(args.surfaces) if args.surfaces else None
+    if folder is not None and not folder.is_dir():
+        from borne.commands import CommandError
+
+        raise CommandError(f"{args.surfaces}: not a folder of images")
+    spec = SceneSpec(width=args.width, height=args.height, edition=args.edition, random_faces=random_faces, surface_folder=folder)
+    spec.check()
+    return spec
+
+
+def run_export(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from datasets.edition import export_edition, load_edition
+
+    written = export_edition(load_edition(args.edition), Path(args.out_dir))
+    print(f"wrote {len(written)} faces to {args.out_dir}", file=sys.stderr)
+    return 0
+
+
+def run_sheet(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from tqdm import tqdm
+
+    from datasets.deck_sheet import deck_cards, write_deck_sheet
+    from datasets.edition import load_edition
+
+    edition = load_edition(args.edition)
+    with tqdm(total=len(deck_cards()), desc="cards", unit="card") as bar:
+        pages = write_deck_sheet(edition, Path(args.out_pdf), progress=bar.update)
+    print(f"wrote {args.out_pdf}: {len(deck_cards())} cards on {pages} pages; print at 100 %", file=sys.stderr)
+    return 0
+
+
+def run_scenes(args: argparse.Namespace) -> int:
+    import time
+    from pathlib import Path
+
+    from datasets.generate import generate_scenes
+
+    t = time.perf_counter()
+    spec = _spec(args, args.random_faces)
+    generate_scenes(Path(args.out), count=args.count, seed=args.seed, spec=spec, scheme=args.classes)  # type: ignore[arg-type]
+    print(f"wrote {args.count} scenes to {args.out} in {time.perf_counter() - t:.1f} s", file=sys.stderr)
+    return 0
+
+
+def run_sequences(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from borne.commands import CommandError
+    from datasets.sequence import generate_sequence
+
+    if args.count < 1:
+        raise CommandError(f"--count must be at least 1, not {args.count}")
+    spec = _spec(args)
+    for i in range(args.count):
+        out = Path(args.out) / f"seq_{i:04d}"
+        summary = generate_sequence(out, seed=args.seed * 100003 + i, spec=spec, sides=args.sides,  # type: ignore[arg-type]
+                                    max_frames=args.max_frames, video=not args.no_video)
+        print(f"{out}: {summary['frames']} frames, {summary['plays']} plays, video {summary['video']}", file=sys.stderr)
+    return 0

@@ -1,0 +1,144 @@
+"""Enrolment import: one photo or scan per card id (CONTRACT §7 names) → a straightened edition.
+
+The card is found as the largest card-shaped quadrilateral in the photo (edges, then
+contours), then warped to the canonical face size, its long side upright.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+import cv2
+import numpy as np
+
+from datasets.art import FACE_SIZE
+from datasets.edition import BACK, FACE_KEYS, Edition, check_name, data_dir, read_rgb, write_edition
+from datasets.errors import CardNotFoundError, EnrolmentError
+
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
+CARD_ASPECT = 87.0 / 56.0
+
+
+def order_corners(quad: np.ndarray) -> np.ndarray:
+    """Corners as top-left, top-right, bottom-right, bottom-left with the long side vertical."""
+    q = quad.reshape(4, 2).astype(np.float64)
+    c = q.mean(axis=0)
+    ang = np.arctan2(q[:, 1] - c[1], q[:, 0] - c[0])
+    q = q[np.argsort(ang)]  # clockwise in image coordinates, starting anywhere
+    start = int(np.argmin(q.sum(axis=1)))
+    q = np.roll(q, -start, axis=0)
+    if np.linalg.norm(q[1] - q[0]) > np.linalg.norm(q[3] - q[0]):  # long side horizontal: turn a quarter
+        q = np.roll(q, -1, axis=0)
+    return q
+
+
+def find_card(image: np.ndarray) -> np.ndarray:
+    """The four corners (image pixels, face order) of the card in an RGB photo.
+
+    :raises CardNotFoundError: nothing card-shaped covering at least 1 % of the picture.
+    """
+    h, w = image.shape[:2]
+    scale = 800.0 / max(h, w) if max(h, w) > 800 else 1.0
+    small = cv2.resize(image, (int(w * scale), int(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else image
+    gray = cv2.cvtColor(small, cv2.COLOR_RGB2GRAY)
+    gray = cv2.GaussianBlur(gray, (5, 5), 0)
+    best, best_score = None, 0.0
+    min_area = 0.01 * small.shape[0] * small.shape[1]
+    candidates = []
+    for lo, hi in ((30, 90), (50, 150), (80, 200)):
+        edges = cv2.dilate(cv2.Canny(gray, lo, hi), np.ones((3, 3), np.uint8))
+        contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+        candidates += contours
+    _, otsu = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    # pixels unlike the picture's border (the table), cleaned of thin seams and grain
+    border = np.concatenate([small[0], small[-1], small[:, 0], small[:, -1]]).astype(np.float32)
+    dist = np.linalg.norm(small.astype(np.float32) - np.median(border, axis=0), axis=2)
+    unlike = (dist > max(40.0, float(np.percentile(np.linalg.norm(border - np.median(border, axis=0), axis=1), 95)))).astype(np.uint8) * 255
+    unlike = cv2.morphologyEx(unlike, cv2.MORPH_OPEN, np.ones((7, 7), np.uint8))
+    unlike = cv2.morphologyEx(unlike, cv2.MORPH_CLOSE, np.ones((15, 15), np.uint8))
+    for mask in (otsu, 255 - otsu, unlike):
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        candidates += contours
+    for cnt in candidates:
+        area = cv2.contourArea(cnt)
+        if area < min_area or area > 0.97 * small.shape[0] * small.shape[1]:
+            continue
+        hull = cv2.convexHull(cnt)
+        if area < 0.9 * cv2.contourArea(hull):  # a card is convex; a card joined to a seam or shadow is not
+            continue
+        quad = cv2.approxPolyDP(hull, 0.02 * cv2.arcLength(hull, True), True)
+        if len(quad) != 4:
+            rect = cv2.minAreaRect(hull)
+            quad = cv2.boxPoints(rect)
+            fill = area / max(rect[1][0] * rect[1][1], 1)
+            if fill < 0.9:
+                continue
+        q = order_corners(np.asarray(quad, np.float64))
+        side_w = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2
+        side_h = (np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2
+        aspect = side_h / max(side_w, 1)
+        if not 1.2 < aspect < 2.0:
+            continue
+        contrast = _edge_contrast(small, q)
+        score = np.sqrt(cv2.contourArea(q.astype(np.float32))) * contrast * (1 - min(abs(aspect - CARD_ASPECT), 0.5))
+        if score > best_score:
+            best, best_score = q, score
+    if best is None:
+        raise CardNotFoundError("no card found in the picture (photograph it whole, on a contrasting background)")
+    return best / scale
+
+
+def _edge_contrast(image: np.ndarray, quad: np.ndarray) -> float:
+    """Colour difference just inside versus just outside the quadrilateral's edges.
+
+    A card differs from the table around it; a patch of table bounded by seams does not.
+    """
+    c = quad.mean(axis=0)
+    h, w = image.shape[:2]
+
+    def ring(f: float) -> np.ndarray:
+        pts = c + (quad - c) * f
+        t = np.linspace(0, 1, 24, endpoint=False)[:, None]
+        samples = np.concatenate([pts[i] + (pts[(i + 1) % 4] - pts[i]) * t for i in range(4)])
+        xy = np.clip(np.round(samples).astype(int), 0, [w - 1, h - 1])
+        return image[xy[:, 1], xy[:, 0]].astype(np.float32)
+
+    inner, outer = ring(0.95), ring(1.05)
+    return float(np.linalg.norm(inner - outer, axis=1).mean())
+
+
+def straighten(image: np.ndarray, corners: np.ndarray, size: tuple[int, int] = FACE_SIZE) -> np.ndarray:
+    """Warp the card inside ``corners`` to an upright face of ``size`` (width, height)."""
+    w, h = size
+    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    m = cv2.getPerspectiveTransform(corners.astype(np.float32), dst)
+    return cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_AREA if image.shape[0] > 2 * h else cv2.INTER_LINEAR)
+
+
+def enrol_folder(
+    folder: Path, name: str, *, out_root: Path | None = None, progress: Callable[[str], None] | None = None
+) -> Edition:
+    """Read ``<card id>.<ext>`` photos from a folder, straighten each card, save edition ``name``.
+
+    :raises EnrolmentError: the folder is missing, a card id has no photo, or a photo holds no card.
+    """
+    name = check_name(name)
+    if not folder.is_dir():
+        raise EnrolmentError(f"{folder}: not a folder")
+    photos = {p.stem: p for p in sorted(folder.iterdir()) if p.suffix.lower() in IMAGE_SUFFIXES}
+    missing = [k for k in FACE_KEYS if k != BACK and k not in photos]
+    if missing:
+        raise EnrolmentError(f"{folder}: no photo for {', '.join(missing)} (files are named by card id, e.g. distance_25.jpg)")
+    faces: dict[str, np.ndarray] = {}
+    for key in FACE_KEYS:
+        if key not in photos:
+            continue
+        try:
+            faces[key] = straighten(read_rgb(photos[key]), find_card(read_rgb(photos[key])))
+        except CardNotFoundError as e:
+            raise CardNotFoundError(f"{photos[key].name}: {e}") from None
+        if progress:
+            progress(key)
+    root = out_root if out_root is not None else data_dir() / "editions"
+    return write_edition(root / name, name, faces, source=f"enrolled from {folder.name}")

@@ -1,0 +1,78 @@
+"""The generic edition, the export command, the deck sheet and enrolment from angled photos."""
+
+import cv2
+import numpy as np
+
+from borne.cli import main
+from datasets.camera import Camera
+from datasets.edition import FACE_KEYS, load_edition
+from datasets.enrol import enrol_folder, find_card, straighten
+from datasets.errors import CardNotFoundError
+from datasets.faces import pyramid
+from datasets.scene import _warp_card
+from datasets.textures import SURFACE_MM, SURFACE_PX, pooled
+from scoring.cards import Card
+
+
+def test_export_writes_every_face_at_print_size(tmp_path):
+    assert main(["cards", "export", str(tmp_path)]) == 0
+    names = sorted(p.stem for p in tmp_path.glob("*.png"))
+    assert names == sorted(FACE_KEYS)
+    img = cv2.imread(str(tmp_path / "distance_75.png"))
+    assert img.shape[1] >= 600 and img.shape[0] >= 930
+
+
+def test_faces_differ_in_their_top_strip():
+    ed = load_edition("generic")
+    strips = {c: cv2.resize(ed.face(c)[: ed.face(c).shape[0] // 4], (48, 18), interpolation=cv2.INTER_AREA).astype(float) for c in Card}
+    cards = list(Card)
+    for i, a in enumerate(cards):
+        for b in cards[i + 1 :]:
+            assert np.abs(strips[a] - strips[b]).mean() > 8, (a, b)
+
+
+def test_deck_sheet_has_106_cards(tmp_path):
+    out = tmp_path / "deck.pdf"
+    assert main(["cards", "sheet", str(out)]) == 0
+    data = out.read_bytes()
+    assert data.startswith(b"%PDF") and data.count(b"/Type /Page\n") + data.count(b"/Type /Page\r") + data.count(b"/Type /Page ") >= 12 or b"/Count 12" in data
+
+
+def photo_of(face: np.ndarray, seed: int) -> np.ndarray:
+    """A phone photo of one card at an angle on a textured table, made with the scene engine."""
+    rng = np.random.default_rng(seed)
+    cam = Camera(900, 1200, 60, 190, float(rng.uniform(15, 28)), float(rng.uniform(0, 360)), float(rng.uniform(-25, 25)), (0, 0))
+    hom = cam.homography()
+    mm = SURFACE_MM / SURFACE_PX
+    s = np.array([[mm, 0, -SURFACE_MM / 2], [0, -mm, SURFACE_MM / 2], [0, 0, 1.0]])
+    img = cv2.warpPerspective(np.ascontiguousarray(pooled("wood", seed % 6)), hom @ s, (900, 1200), borderMode=cv2.BORDER_REFLECT)
+    from datasets.arrangement import PlacedCard
+
+    placed = PlacedCard(Card.ROLL, (0.0, 0.0), float(rng.normal(0, 0.15)), None)
+    levels = pyramid(face)
+    idbuf = np.full(img.shape[:2], -2, np.int16)
+    _warp_card(img, idbuf, levels, hom @ placed.face_to_table(face.shape[1], face.shape[0]), 0, 1.0, 0.3)
+    return img
+
+
+def test_enrolment_straightens_an_angled_photo(tmp_path):
+    ed = load_edition("generic")
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    for k, key in enumerate(FACE_KEYS[:-1]):
+        cv2.imwrite(str(folder / f"{key}.jpg"), photo_of(ed.face(key), k)[..., ::-1])
+    edition = enrol_folder(folder, "mine", out_root=tmp_path / "editions")
+    for key in ("distance_25", "stop", "driving_ace"):
+        got, want = edition.face(key).astype(float), ed.face(key).astype(float)
+        assert got.shape == want.shape
+        small = lambda a: cv2.resize(a, (60, 93), interpolation=cv2.INTER_AREA)
+        assert np.abs(small(got) - small(want)).mean() < 25, key
+        # and it is much closer to its own face than to another card's
+        assert np.abs(small(got) - small(want)).mean() < np.abs(small(got) - small(ed.face("repairs").astype(float))).mean()
+
+
+def test_no_card_in_a_plain_picture():
+    import pytest
+
+    with pytest.raises(CardNotFoundError):
+        find_card(np.full((300, 400, 3), 128, np.uint8))
