@@ -296,7 +296,11 @@ async function renderSetup() {
     try {
       const preview = await api("GET", `/api/setup?${q}`);
       if (draw || setup.teams) {
-        if (draw) { setup.teams = preview.sides.map((s) => s.players); toast(t("setup.drawn")); }
+        if (draw) {
+          setup.teams = preview.sides.map((s) => s.players);
+          sidesBox.dataset.draws = String(Number(sidesBox.dataset.draws || 0) + 1);
+          toast(t("setup.drawn"));
+        }
       }
       const sides = setup.teams ? setup.teams.map((ps) => ({ name: ps.join(" & "), players: ps })) : preview.sides;
       sidesBox.replaceChildren(...sides.map((s, i) => el("li", { class: "side-chip", style: `--side:${COLOURS[i % COLOURS.length]}` }, s.name)));
@@ -465,7 +469,8 @@ async function undo() {
 // ---- race chart
 
 function raceChart(doc) {
-  const W = 640, H = 300, L = 56, R = 16, T = 14, B = 34;
+  const room = document.querySelector(".chart-card")?.clientWidth || Math.min(window.innerWidth, 720);
+  const W = Math.round(Math.max(300, Math.min(720, room - 30))), H = W < 500 ? 230 : 300, L = 52, R = 14, T = 14, B = 32;
   const n = doc.hands.length;
   const step = state.chartStep === null ? n : state.chartStep;
   const series = doc.sides.map((s) => [0, ...doc.hands.map((h) => h.totals[s.name])]);
@@ -674,7 +679,7 @@ function renderEntry() {
       const current = s.safeties[safety] || "none";
       return el("fieldset", { class: `safety${msg ? " invalid" : ""}`, "data-safety": safety },
         el("legend", {}, t(`safeties.${safety}`)),
-        el("div", { class: "segmented" }, ["none", "played", "coup_fourre"].map((how) => el("label", {},
+        el("div", { class: "segmented" }, ["none", "played", "coup_fourre"].map((how) => el("label", { for: `${id}-${safety}-${how}` },
           el("input", { type: "radio", name: `${id}-${safety}`, value: how, id: `${id}-${safety}-${how}`, checked: current === how ? true : null,
             onchange: () => { if (how === "none") delete s.safeties[safety]; else s.safeties[safety] = how; rerender(); } }),
           t(`entry.${how}`)))),
