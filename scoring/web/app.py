@@ -2,7 +2,7 @@
 
 >>> from scoring.web.settings import WebSettings
 >>> app = create_app(WebSettings(token="t", db_path=":memory:"))
->>> sorted(r.path for r in app.routes if "sheet" in r.path)
+>>> sorted(p for p in app.openapi()["paths"] if "sheet" in p)
 ['/api/games/{game_id}/sheet.pdf', '/api/sheets/blank.pdf']
 """
 
