@@ -558,7 +558,7 @@ function scorePad(doc) {
     for (const item of ITEMS) {
       const values = doc.sides.map((s) => bySide[s.name].items[item]);
       rows.push(el("tr", { class: values.some(Boolean) ? "item" : "item zero" }, el("th", { scope: "row" }, t(`items.${item}`)),
-        values.map((v) => el("td", {}, v ? fmt(v) : "–"))));
+        values.map((v) => el("td", { class: v ? null : "zero" }, v ? fmt(v) : "–"))));
     }
     rows.push(el("tr", { class: "sum" }, el("th", { scope: "row" }, t("display.hand_total")),
       doc.sides.map((s) => el("td", {}, fmt(hand.points[s.name])))));
@@ -773,4 +773,7 @@ async function deleteHand() {
 }
 
 window.addEventListener("popstate", () => location.reload());
+document.addEventListener("DOMContentLoaded", () => {
+  document.getElementById("hand-dialog").addEventListener("close", () => { state.entry = null; });
+});
 document.addEventListener("DOMContentLoaded", () => { start().catch((e) => toast(String(e))); });
