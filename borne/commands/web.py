@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from scoring.web.settings import WebSettings
 
 
 def add_server_options(p: argparse.ArgumentParser) -> None:
@@ -27,29 +30,31 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(func=_serve)
 
 
-def settings_from(args: argparse.Namespace) -> tuple[object, bool]:
+def settings_from(args: argparse.Namespace) -> tuple[WebSettings, bool]:
+    """The server's settings from ``--host/--port/--token/--db`` (``borne run`` reuses it); True if the token is new."""
     from scoring.web.settings import WebSettings
 
-    return WebSettings.resolve(host=args.host, port=args.port, token=args.token, db_path=args.db)
+    host: str = args.host
+    port: int = args.port
+    token: str | None = args.token
+    db: str | None = args.db
+    resolved: tuple[WebSettings, bool] = WebSettings.resolve(host=host, port=port, token=token, db_path=db)
+    return resolved
 
 
 def _serve(args: argparse.Namespace) -> int:
     from borne.commands import CommandError
     from scoring.web.app import serve
-    from scoring.web.settings import WebSettings
 
     if not 0 <= args.port <= 65535:
         raise CommandError(f"--port must be 0 to 65535, not {args.port}")
     settings, generated = settings_from(args)
-    assert isinstance(settings, WebSettings)
 
     def announce(url: str) -> None:
         print(f"Borne is serving the score display on {url}/", flush=True)
         print(f"Games are kept in {settings.db_path}", flush=True)
-        if generated:
-            print(f"Token for changes: {settings.token}  (set it with --token or BORNE_TOKEN)", flush=True)
-        else:
-            print("Token for changes: as given", flush=True)
+        note = "  (new; set your own with --token or BORNE_TOKEN)" if generated else ""
+        print(f"Token for changes: {settings.token}{note}", flush=True)
 
     try:
         serve(settings, announce=announce)

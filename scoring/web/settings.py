@@ -40,7 +40,7 @@ class WebSettings(BaseModel):
             chosen = new_token()
             generated = True
         path = Path(db_path) if db_path else default_db_path()
-        return cls(host=host, port=port, token=chosen, db_path=path), generated
+        return cls(host=host, port=port, token=chosen, db_path=path, language="en", sse_keepalive_s=15.0), generated
 
 
 def new_token() -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Response
 
@@ -15,7 +15,7 @@ from scoring.web.sheet import blank_sheet_pdf, game_sheet_pdf
 
 router = APIRouter(tags=["score sheets"])
 
-PDF = {200: {"content": {"application/pdf": {}}, "description": "A PDF"}}
+PDF: dict[int | str, dict[str, Any]] = {200: {"content": {"application/pdf": {}}, "description": "A PDF"}}
 
 
 @router.get("/api/games/{game_id}/sheet.pdf", response_class=Response, responses={**PDF, 404: {"model": ErrorOut}},
