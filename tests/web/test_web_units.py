@@ -55,7 +55,11 @@ def test_a_slow_subscriber_is_dropped_and_the_others_still_get_every_event() -> 
                 got += 1
         return got, hub.subscriber_count, other_game.queue.qsize(), slow.queue.get_nowait()
 
-    got, remaining, other, slow_end = asyncio.run(scenario())
+    # A thread of its own: Playwright's sync API may hold this thread's event loop during the session.
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        got, remaining, other, slow_end = pool.submit(asyncio.run, scenario()).result()
     assert got == SUBSCRIBER_QUEUE_SIZE + 5 and remaining == 2 and other == 0
     assert slow_end is None  # the dropped stream ends; its browser reconnects and reloads
 
