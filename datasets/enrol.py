@@ -48,17 +48,21 @@ def find_card(image: np.ndarray) -> np.ndarray:
     candidates = []
     for lo, hi in ((30, 90), (50, 150), (80, 200)):
         edges = cv2.dilate(cv2.Canny(gray, lo, hi), np.ones((3, 3), np.uint8))
-        contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+        contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
         candidates += contours
     _, otsu = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     # pixels unlike the picture's border (the table), cleaned of thin seams and grain
     border = np.concatenate([small[0], small[-1], small[:, 0], small[:, -1]]).astype(np.float32)
     dist = np.linalg.norm(small.astype(np.float32) - np.median(border, axis=0), axis=2)
     unlike = (dist > max(40.0, float(np.percentile(np.linalg.norm(border - np.median(border, axis=0), axis=1), 95)))).astype(np.uint8) * 255
-    unlike = cv2.morphologyEx(unlike, cv2.MORPH_OPEN, np.ones((7, 7), np.uint8))
     unlike = cv2.morphologyEx(unlike, cv2.MORPH_CLOSE, np.ones((15, 15), np.uint8))
-    for mask in (otsu, 255 - otsu, unlike):
-        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    masks = [otsu, 255 - otsu]
+    # several openings: a small one keeps a small card whole, a large one cuts a card loose
+    # from a dark seam or shadow that touches it (the seam is thinner than the card is wide)
+    for k in (7, 15, 27):
+        masks.append(cv2.morphologyEx(unlike, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))))
+    for mask in masks:
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         candidates += contours
     for cnt in candidates:
         area = cv2.contourArea(cnt)
@@ -67,12 +71,16 @@ def find_card(image: np.ndarray) -> np.ndarray:
         hull = cv2.convexHull(cnt)
         if area < 0.9 * cv2.contourArea(hull):  # a card is convex; a card joined to a seam or shadow is not
             continue
-        quad = cv2.approxPolyDP(hull, 0.02 * cv2.arcLength(hull, True), True)
-        if len(quad) != 4:
+        quad = _quad_of(hull)
+        if quad is None:
             rect = cv2.minAreaRect(hull)
             quad = cv2.boxPoints(rect)
             fill = area / max(rect[1][0] * rect[1][1], 1)
             if fill < 0.9:
+                continue
+        else:
+            quad = _fit_sides(cnt.reshape(-1, 2).astype(np.float64), quad)
+            if quad is None:
                 continue
         q = order_corners(np.asarray(quad, np.float64))
         side_w = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2
@@ -87,6 +95,52 @@ def find_card(image: np.ndarray) -> np.ndarray:
     if best is None:
         raise CardNotFoundError("no card found in the picture (photograph it whole, on a contrasting background)")
     return best / scale
+
+
+def _quad_of(hull: np.ndarray) -> np.ndarray | None:
+    """Four corners approximating a convex hull (rounded corners cut), or ``None``."""
+    perimeter = cv2.arcLength(hull, True)
+    for eps in (0.015, 0.025, 0.04, 0.06):
+        quad = cv2.approxPolyDP(hull, eps * perimeter, True)
+        if len(quad) == 4:
+            return quad.reshape(4, 2).astype(np.float64)
+        if len(quad) < 4:
+            return None
+    return None
+
+
+def _fit_sides(points: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
+    """Refine a rough quadrilateral: a line fitted to the contour points along each side (away
+    from the rounded corners), corners where neighbouring lines meet. Keeps perspective."""
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        d = b - a
+        length = float(np.linalg.norm(d))
+        if length < 4:
+            return None
+        d /= length
+        rel = points - a
+        t = rel @ d
+        off = np.abs(rel @ np.array([-d[1], d[0]]))
+        near = points[(t > 0.15 * length) & (t < 0.85 * length) & (off < max(2.0, 0.04 * length))]
+        if len(near) < 5:
+            lines.append((a, d))
+            continue
+        vx, vy, x0, y0 = cv2.fitLine(near.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)))
+    out = []
+    for i in range(4):
+        (p, u), (q, v) = lines[i - 1], lines[i]
+        m = np.array([u, -v]).T
+        if abs(np.linalg.det(m)) < 1e-6:
+            return None
+        s = np.linalg.solve(m, q - p)
+        out.append(p + u * s[0])
+    res = np.array(out)
+    if np.linalg.norm(res - quad, axis=1).max() > 0.25 * cv2.arcLength(quad.astype(np.float32).reshape(-1, 1, 2), True) / 4:
+        return None  # the lines went astray
+    return res
 
 
 def _edge_contrast(image: np.ndarray, quad: np.ndarray) -> float:

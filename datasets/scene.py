@@ -120,7 +120,8 @@ def _warp_card(
         soft = np.roll(soft, (1, 1), axis=(0, 1))
         roi[:] = (roi * (1 - shadow * soft)[..., None]).astype(np.uint8)
     a = alpha[..., None]
-    roi[:] = (roi * (1 - a) + warped[..., :3] * (a * tint)).astype(np.uint8)
+    # clip before the cast: a bright face times a tint above 1 would wrap round (white → cyan or blue)
+    roi[:] = np.minimum(roi * (1 - a) + warped[..., :3] * (a * tint), 255).astype(np.uint8)
     inside = alpha > 0.5
     idbuf[y0:y1, x0:x1][inside] = index
     return int(inside.sum()), clipped, corners

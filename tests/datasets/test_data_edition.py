@@ -2,6 +2,7 @@
 
 import cv2
 import numpy as np
+import pytest
 
 from borne.cli import main
 from datasets.camera import Camera
@@ -38,14 +39,14 @@ def test_deck_sheet_has_106_cards(tmp_path):
     assert data.startswith(b"%PDF") and data.count(b"/Type /Page\n") + data.count(b"/Type /Page\r") + data.count(b"/Type /Page ") >= 12 or b"/Count 12" in data
 
 
-def photo_of(face: np.ndarray, seed: int) -> np.ndarray:
+def photo_of(face: np.ndarray, seed: int, surface: str = "wood") -> np.ndarray:
     """A phone photo of one card at an angle on a textured table, made with the scene engine."""
     rng = np.random.default_rng(seed)
     cam = Camera(900, 1200, 60, 190, float(rng.uniform(15, 28)), float(rng.uniform(0, 360)), float(rng.uniform(-25, 25)), (0, 0))
     hom = cam.homography()
     mm = SURFACE_MM / SURFACE_PX
     s = np.array([[mm, 0, -SURFACE_MM / 2], [0, -mm, SURFACE_MM / 2], [0, 0, 1.0]])
-    img = cv2.warpPerspective(np.ascontiguousarray(pooled("wood", seed % 6)), hom @ s, (900, 1200), borderMode=cv2.BORDER_REFLECT)
+    img = cv2.warpPerspective(np.ascontiguousarray(pooled(surface, seed % 6)), hom @ s, (900, 1200), borderMode=cv2.BORDER_REFLECT)
     from datasets.arrangement import PlacedCard
 
     placed = PlacedCard(Card.ROLL, (0.0, 0.0), float(rng.normal(0, 0.15)), None)
@@ -55,32 +56,37 @@ def photo_of(face: np.ndarray, seed: int) -> np.ndarray:
     return img
 
 
+def small(a: np.ndarray) -> np.ndarray:
+    return cv2.resize(a.astype(float), (60, 93), interpolation=cv2.INTER_AREA)
+
+
 def test_enrolment_straightens_an_angled_photo(tmp_path):
+    """Every card is found (also the stop card lying across a dark plank seam, seed 5) and
+    its straightened face is nearer its own face than any other card's."""
     ed = load_edition("generic")
     folder = tmp_path / "photos"
     folder.mkdir()
-    found = 0
     for k, key in enumerate(FACE_KEYS[:-1]):
-        photo = photo_of(ed.face(key), k)
-        try:
-            find_card(photo)
-            found += 1
-        except CardNotFoundError:  # known: a card lying across a dark plank seam; the user retakes it
-            photo = photo_of(ed.face(key), k + 40)
-        cv2.imwrite(str(folder / f"{key}.jpg"), photo[..., ::-1])
-    assert found >= 18
+        cv2.imwrite(str(folder / f"{key}.jpg"), photo_of(ed.face(key), k)[..., ::-1])
     edition = enrol_folder(folder, "mine", out_root=tmp_path / "editions")
-    for key in ("distance_25", "stop", "driving_ace"):
-        got, want = edition.face(key).astype(float), ed.face(key).astype(float)
-        assert got.shape == want.shape
-        small = lambda a: cv2.resize(a, (60, 93), interpolation=cv2.INTER_AREA)
-        assert np.abs(small(got) - small(want)).mean() < 25, key
-        # and it is much closer to its own face than to another card's
-        assert np.abs(small(got) - small(want)).mean() < np.abs(small(got) - small(ed.face("repairs").astype(float))).mean()
+    faces = {key: small(ed.face(key)) for key in FACE_KEYS[:-1]}
+    for key in FACE_KEYS[:-1]:
+        got = small(edition.face(key))
+        assert got.shape == faces[key].shape
+        diff = {other: np.abs(got - face).mean() for other, face in faces.items()}
+        assert diff[key] < 30, key
+        assert min(diff, key=diff.get) == key
+
+
+@pytest.mark.parametrize("surface", ["cloth", "felt", "stone"])
+def test_enrolment_on_other_surfaces(surface):
+    ed = load_edition("generic")
+    for k, key in enumerate(("distance_100", "stop", "right_of_way")):
+        photo = photo_of(ed.face(key), 100 + k, surface)
+        got = small(straighten(photo, find_card(photo)))
+        assert np.abs(got - small(ed.face(key))).mean() < 30, key
 
 
 def test_no_card_in_a_plain_picture():
-    import pytest
-
     with pytest.raises(CardNotFoundError):
         find_card(np.full((300, 400, 3), 128, np.uint8))
