@@ -1,0 +1,53 @@
+"""``borne train detector``: the only commands that import torch and ultralytics (install the ``train`` extra)."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    train = sub.add_parser(
+        "train",
+        help="train Borne's models (needs the train extra: pip install -e '.[train]')",
+        description="Train Borne's models from synthetic data, offline, and export them to ONNX in models/.",
+    )
+    tsub = train.add_subparsers(dest="train_command", metavar="MODEL", required=True)
+    p = tsub.add_parser(
+        "detector",
+        help="render scenes, train YOLO11n-OBB from its YAML, export models/NAME.onnx",
+        description="Render synthetic scenes (cut into the tiles the runtime sees), train YOLO11n-OBB from "
+        "its model YAML (no downloaded weights), export ONNX and record the recipe and metrics. "
+        "Re-running the same command resumes an interrupted run.",
+    )
+    p.add_argument("--name", default="detector", help="model name: writes models/NAME.onnx (default: detector)")
+    p.add_argument("--scenes", type=int, default=800, help="training scenes (each gives two tiles; default 800)")
+    p.add_argument("--val-scenes", type=int, default=100, help="validation scenes, another seed (default 100)")
+    p.add_argument("--epochs", type=int, default=10)
+    p.add_argument("--imgsz", type=int, default=640, help="model input size (default 640)")
+    p.add_argument("--batch", type=int, default=8)
+    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--device", default="cpu", help="cpu, or a CUDA device index such as 0")
+    p.add_argument("--build", default="build", help="folder for data and runs (default: build)")
+    p.add_argument("--models", default="models", help="folder for the exported model (default: models)")
+    p.set_defaults(func=_detector)
+
+
+def _detector(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from borne.commands import CommandError
+
+    try:
+        import ultralytics  # noqa: F401
+    except ModuleNotFoundError:
+        raise CommandError("training needs the train extra: pip install -e '.[train]'") from None
+    from vision.training.detector import DetectorRecipe, train_detector
+
+    recipe = DetectorRecipe(
+        name=args.name, train_scenes=args.scenes, val_scenes=args.val_scenes, seed=args.seed, imgsz=args.imgsz,
+        epochs=args.epochs, batch=args.batch, workers=args.workers, device=args.device,
+    )
+    out = train_detector(recipe, build_dir=Path(args.build), models_dir=Path(args.models))
+    print(f"wrote {out}")
+    return 0

@@ -1,0 +1,102 @@
+"""Fitting a face recogniser for a deck edition from scenes the data engine renders with its faces.
+
+The crops are cut as at run time, along the box of each card's visible part with its corners
+jittered as a detector would give them, upright (the run time tries the four turns of each box),
+so the recogniser learns whole cards, top strips in columns, cards under a hand, blur and glare.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from scoring.cards import Card
+from vision.crops import CROP_HEIGHT, CROP_WIDTH, cut_card
+from vision.geometry import polygon_area
+from vision.mlp import fit_mlp
+from vision.recogniser import FaceRecogniser, face_features
+
+CLASSES: tuple[Card, ...] = tuple(Card)
+TURNED = len(CLASSES)
+"""The extra training class of crops read under a wrong quarter turn."""
+MIN_VISIBLE = 0.08
+"""Cards showing less of their face than this are not used (nothing left to read)."""
+MIN_SIDE_PX = 5.0
+MIN_BOX_FILL = 0.6
+"""A visible box must be this much the card's own pixels: a sliver showing round a card on top of it
+in a pile gets a box full of the other card, and nothing of its own to read."""
+
+
+def box_fill(corners: NDArray[np.floating], visible_corners: NDArray[np.floating], visible: float) -> float:
+    """Share of the visible box covered by the card's own visible pixels."""
+    box = polygon_area(visible_corners)
+    return float(visible * polygon_area(corners) / box) if box > 0 else 0.0
+
+
+@dataclass(frozen=True)
+class CropSet:
+    """Straightened crops with their card and the visible share of each card's face."""
+
+    crops: NDArray[np.uint8]
+    labels: NDArray[np.int64]
+    visible: NDArray[np.float64]
+
+
+def collect_crops(
+    edition: str,
+    *,
+    scenes: int,
+    seed: int,
+    width: int = 1280,
+    height: int = 720,
+    jitter_px: float = 1.5,
+    progress: Callable[[int], None] | None = None,
+) -> CropSet:
+    """Render ``scenes`` scenes of the edition and cut every readable face-up card out of them."""
+    from datasets.generate import scene_for
+    from datasets.scene import SceneRenderer, SceneSpec
+
+    renderer = SceneRenderer(SceneSpec(width=width, height=height, edition=edition, random_faces=0.0))
+    rng = np.random.default_rng([seed, 7])
+    crops, labels, visible = [], [], []
+    for i in range(scenes):
+        scene = scene_for(seed, i, renderer)
+        image = np.ascontiguousarray(scene.image[..., ::-1])
+        for view in scene.views:
+            card = view.placed.card
+            box = view.visible_corners
+            if card is None or box is None or view.visible < MIN_VISIBLE or view.random_face:
+                continue
+            if box_fill(view.corners, box, view.visible) < MIN_BOX_FILL:
+                continue
+            sides = np.linalg.norm(np.roll(box, -1, axis=0) - box, axis=1)
+            if sides.min() < MIN_SIDE_PX:
+                continue
+            q = box + rng.normal(0, jitter_px, (4, 2))
+            crops.append(cut_card(image, q))
+            labels.append(CLASSES.index(card))
+            visible.append(view.visible)
+            # The same box under a wrong quarter turn teaches the recogniser what a face read askew looks like.
+            crops.append(cut_card(image, np.roll(q, -int(rng.integers(1, 4)), axis=0)))
+            labels.append(TURNED)
+            visible.append(view.visible)
+        if progress is not None:
+            progress(i + 1)
+    return CropSet(
+        crops=np.asarray(crops, dtype=np.uint8).reshape(-1, CROP_HEIGHT, CROP_WIDTH, 3),
+        labels=np.asarray(labels, dtype=np.int64),
+        visible=np.asarray(visible, dtype=np.float64),
+    )
+
+
+def fit_recogniser(
+    edition: str, train: CropSet, *, epochs: int = 40, seed: int = 0,
+    progress: Callable[[int, float], None] | None = None,
+) -> FaceRecogniser:
+    """Fit the recogniser's perceptron on upright crops."""
+    mlp = fit_mlp(face_features(train.crops), train.labels, len(CLASSES) + 1, epochs=epochs, seed=seed,
+                  progress=progress)
+    return FaceRecogniser(edition=edition, classes=CLASSES, mlp=mlp)

@@ -1,0 +1,86 @@
+"""Tiling: run the detector on overlapping squares of the full-resolution frame.
+
+Card strips in a column are often under 20 px at 1280 × 720; shrinking the whole frame into one
+model input would halve them. Two overlapping square tiles keep them near full size.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.detections import Detections
+from vision.detector import CardDetector
+from vision.geometry import intersection_area, polygon_area, rotated_nms
+
+
+@dataclass(frozen=True)
+class Window:
+    """A square tile of the frame: its top-left corner and its side in pixels."""
+
+    x: int
+    y: int
+    size: int
+
+
+def tile_windows(width: int, height: int, *, tile_share: float = 1.0, min_overlap: float = 0.15) -> list[Window]:
+    """Square windows covering the frame, as few as possible with at least ``min_overlap`` shared.
+
+    The window side is ``tile_share`` × the frame's shorter side: at 1.0, a 1280 × 720 frame gets
+    two 720-px squares overlapping by 160 px.
+
+    >>> [(w.x, w.y, w.size) for w in tile_windows(1280, 720)]
+    [(0, 0, 720), (560, 0, 720)]
+    """
+    size = max(1, int(round(min(width, height) * tile_share)))
+
+    def starts(length: int) -> list[int]:
+        if length <= size:
+            return [0]
+        step = size * (1 - min_overlap)
+        n = int(np.ceil((length - size) / step)) + 1
+        return [int(round(i * (length - size) / (n - 1))) for i in range(n)]
+
+    return [Window(x, y, size) for y in starts(height) for x in starts(width)]
+
+
+def merge_tiles(parts: list[Detections], *, iou_threshold: float, containment: float = 0.8) -> Detections:
+    """Join the detections of overlapping tiles: rotated NMS, then drop a box mostly inside a stronger one
+    (the cut-off part of a card seen at a tile's edge)."""
+    merged = Detections.merge(parts)
+    if len(merged) == 0:
+        return merged
+    kept = merged[rotated_nms(merged.corners, merged.confidence, iou_threshold)]
+    areas = np.array([polygon_area(c) for c in kept.corners])
+    drop = np.zeros(len(kept), dtype=bool)
+    for i in range(len(kept)):  # kept is ordered best first
+        for j in range(i):
+            if drop[j] or kept.class_id[i] != kept.class_id[j]:
+                continue
+            inter = intersection_area(kept.corners[i], kept.corners[j])
+            if areas[i] > 0 and inter / areas[i] > containment and areas[i] < areas[j]:
+                drop[i] = True
+                break
+    return kept[~drop]
+
+
+class TiledDetector(CardDetector):
+    """Any detector, run on the overlapping square tiles of each frame."""
+
+    def __init__(self, base: CardDetector, *, tile_share: float = 1.0, iou_threshold: float = 0.7) -> None:
+        self.base = base
+        self.class_names = base.class_names
+        self.tile_share = tile_share
+        self.iou_threshold = iou_threshold
+
+    def detect(self, image: NDArray[np.uint8]) -> Detections:
+        h, w = image.shape[:2]
+        parts = []
+        for win in tile_windows(w, h, tile_share=self.tile_share):
+            found = self.base.detect(image[win.y : win.y + win.size, win.x : win.x + win.size])
+            if len(found):
+                shifted = found.corners + np.array([win.x, win.y], dtype=np.float64)
+                parts.append(Detections(shifted, found.confidence, found.class_id))
+        return merge_tiles(parts, iou_threshold=self.iou_threshold)

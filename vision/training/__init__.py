@@ -1,0 +1,1 @@
+"""Training commands. The only part of Borne that imports torch and ultralytics (the ``train`` extra)."""

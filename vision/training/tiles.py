@@ -1,0 +1,58 @@
+"""Cut a rendered data set into the square tiles the detector sees at run time, labels clipped to each tile."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.geometry import intersection_area, polygon_area
+from vision.tiling import tile_windows
+
+MIN_KEPT_SHARE = 0.6
+"""A box cut by the tile's edge keeps its label when this share of it is inside (else it is dropped)."""
+
+
+def tile_labels(lines: list[str], width: int, height: int, x0: int, y0: int, size: int) -> list[str]:
+    """OBB label lines of a whole image, clipped to one tile and normalised to it."""
+    square = np.array([[x0, y0], [x0 + size, y0], [x0 + size, y0 + size], [x0, y0 + size]], dtype=np.float64)
+    out = []
+    for line in lines:
+        parts = line.split()
+        if len(parts) != 9:
+            continue
+        cls = parts[0]
+        quad = np.array([float(v) for v in parts[1:]]).reshape(4, 2) * [width, height]
+        area = polygon_area(quad)
+        if area <= 0:
+            continue
+        inside = intersection_area(quad, square)
+        if inside / area < MIN_KEPT_SHARE:
+            continue
+        if inside / area < 0.999:
+            _, clipped = cv2.intersectConvexConvex(quad.astype(np.float32), square.astype(np.float32))
+            quad = cv2.boxPoints(cv2.minAreaRect(clipped.reshape(-1, 2))).astype(np.float64)
+        norm = np.clip((quad - [x0, y0]) / size, 0, 1)
+        out.append(f"{cls} " + " ".join(f"{x:.6f} {y:.6f}" for x, y in norm))
+    return out
+
+
+def tile_split(src: Path, dst: Path, *, tile_share: float = 1.0) -> int:
+    """Tile every image of ``src/images`` (labels in ``src/labels``) into ``dst``; returns the tiles written."""
+    (dst / "images").mkdir(parents=True, exist_ok=True)
+    (dst / "labels").mkdir(parents=True, exist_ok=True)
+    written = 0
+    for image_path in sorted((src / "images").glob("*.jpg")):
+        image = cv2.imread(str(image_path))
+        h, w = image.shape[:2]
+        label_path = src / "labels" / f"{image_path.stem}.txt"
+        lines = label_path.read_text().splitlines() if label_path.exists() else []
+        for k, win in enumerate(tile_windows(w, h, tile_share=tile_share)):
+            name = f"{image_path.stem}_{k}"
+            crop = image[win.y : win.y + win.size, win.x : win.x + win.size]
+            cv2.imwrite(str(dst / "images" / f"{name}.jpg"), crop, [cv2.IMWRITE_JPEG_QUALITY, 92])
+            labels = tile_labels(lines, w, h, win.x, win.y, win.size)
+            (dst / "labels" / f"{name}.txt").write_text("".join(line + "\n" for line in labels))
+            written += 1
+    return written
