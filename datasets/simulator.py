@@ -1,7 +1,9 @@
 """A rules-aware hand simulator: plays legal Mille Bornes hands for 2–4 sides from a seed.
 
-Players are simple random-greedy bots; what matters is that every play is legal, so the
-sequence of plays and the hand record after each play are truths a camera must recover.
+Players are rule-of-thumb bots (finish the trip, mend hazards, roll, drive with the largest
+card, attack the leader, keep safeties for coups fourrés, discard what is least useful), with a
+little randomness. Every play is legal, so the sequence of plays and the hand record after each
+play are truths a camera must recover.
 
 >>> hand = simulate_hand(seed=3, sides=2)
 >>> hand.plays[0].side in ("South", "North"), hand.records[-1] == hand.final_record
@@ -203,29 +205,100 @@ class _Hand:
     # -- a turn ---------------------------------------------------------------------
 
     def choose(self, name: str) -> Play:
+        """A sensible player's turn, in order: finish the trip, mend a hazard, get rolling, lift a
+        limit, drive (the largest card that fits), attack the leader, lay a safety, discard.
+
+        A little randomness keeps hands varied; safeties are mostly kept back for coups fourrés.
+        """
         options = [p for c in set(self.hands[name]) for p in self.legal(name, c)]
         options.sort(key=lambda p: (p.card.value, p.onto or ""))  # set order is not deterministic
         rng = self.rng
-        distance = [p for p in options if p.pile is Pile.DISTANCE]
+        me = self.side(name)
+        top = me.battle[-1] if me.battle else None
+        distance = sorted((p for p in options if p.pile is Pile.DISTANCE), key=lambda p: -p.card.km)
         fixes = [p for p in options if p.pile in (Pile.BATTLE, Pile.SPEED) and p.onto == name]
         attacks = [p for p in options if p.card in HAZARDS and p.onto != name]
         safeties = [p for p in options if p.pile is Pile.SAFETIES]
-        if distance and (self.side(name).km + max(p.card.km for p in distance) == self.goal() or rng.random() < 0.93):
-            best = max(p.card.km for p in distance)
-            return next(p for p in distance if p.card.km == best) if rng.random() < 0.7 else rng.choice(distance)
-        if fixes and rng.random() < 0.9:
-            return rng.choice(fixes)
-        if attacks and rng.random() < 0.7:
-            leader = max(self.side(p.onto or "").km for p in attacks)
-            return rng.choice([p for p in attacks if self.side(p.onto or "").km == leader])
-        if safeties and (rng.random() < 0.25 or not self.pile):
-            return rng.choice(safeties)
-        if options and rng.random() < 0.15:
-            return rng.choice(options)
-        # discard the least useful card: never a safety while other cards remain
-        hand = sorted(self.hands[name], key=lambda c: c.value)
-        spare = [c for c in hand if not c.is_safety] or hand
-        return Play(name, rng.choice(spare), Pile.DISCARD, None)
+        if distance and me.km + distance[0].card.km == self.goal():
+            return distance[0]
+        exact = [p for p in distance if me.km + p.card.km == self.goal()]
+        if exact:
+            return exact[0]
+        # a hazard on my battle pile: its remedy, else the safety that cancels it
+        if top is not None and top in HAZARDS:
+            cure = [p for p in fixes if p.pile is Pile.BATTLE and p.card is REMEDY_FOR[top]]
+            if cure:
+                return cure[0]
+            guard = [p for p in safeties if p.card is SAFETY_AGAINST[top]]
+            if guard:
+                return guard[0]
+        roll = [p for p in fixes if p.card is Card.ROLL]
+        if roll and not self.moving(name):
+            return roll[0]
+        way = [p for p in safeties if p.card is Card.RIGHT_OF_WAY]
+        if way and not self.moving(name) and (top is None or top is Card.STOP or top not in HAZARDS):
+            return way[0]  # stuck for want of a roll: right of way gets the side going for good
+        leader = self._leader(name)
+        threat = leader is not None and self.side(leader).km >= max(me.km, self.goal() - 300)
+        on_leader = [p for p in attacks if p.onto == leader]
+        if threat and on_leader and rng.random() < 0.8:
+            return self._strongest(on_leader)
+        lift = [p for p in fixes if p.card is Card.END_OF_LIMIT]
+        if lift and (not distance or distance[0].card.km <= 50) and rng.random() < 0.9:
+            return lift[0]
+        if distance and rng.random() < 0.95:
+            return distance[0] if rng.random() < 0.85 else rng.choice(distance)
+        # attack a side that is ahead (or not far behind); a side well behind is no danger yet
+        worth = [p for p in attacks if self.side(p.onto or "").km >= me.km - 100]
+        if worth and rng.random() < 0.9:
+            return self._strongest(worth)
+        if lift:
+            return lift[0]
+        if safeties and (not self.pile or rng.random() < 0.3 or all(c.is_safety for c in self.hands[name])):
+            return next((p for p in safeties if p.card is Card.RIGHT_OF_WAY), rng.choice(safeties))
+        return Play(name, self._spare(name), Pile.DISCARD, None)
+
+    def _leader(self, name: str) -> str | None:
+        """The opponent furthest along the trip (ties: the first in seating order)."""
+        others = [o for o in self.names if o != name]
+        return max(others, key=lambda o: self.side(o).km) if others else None
+
+    def _strongest(self, attacks: list[Play]) -> Play:
+        """A stop or a breakdown before a speed limit, on the side furthest along."""
+        return max(attacks, key=lambda p: (self.side(p.onto or "").km, p.card is not Card.SPEED_LIMIT, p.card.value))
+
+    def _spare(self, name: str) -> Card:
+        """The card least worth keeping (never a safety while another card remains)."""
+        me = self.side(name)
+        hand = self.hands[name]
+        left = self.goal() - me.km
+        twos = sum(1 for c in me.distance if c is Card.DISTANCE_200)
+        protected = {c for c, _ in me.safeties}
+        others = [o for o in self.names if o != name]
+
+        def useless(card: Card) -> float:
+            copies = sum(1 for c in hand if c is card)
+            if card.is_safety:
+                return -100.0
+            if card.is_distance:
+                if card.km > left or (card is Card.DISTANCE_200 and twos + copies > MAX_200S_PER_HAND):
+                    return 50.0  # can never be played
+                return {25: 8.0, 50: 6.0, 75: 5.0, 100: 4.0, 200: 3.0}[card.km]
+            if card in HAZARDS:
+                if all(self.has(o, SAFETY_AGAINST[card]) for o in others):
+                    return 45.0  # nobody left to lay it on
+                return 7.0 + 4 * (sum(1 for c in hand if c in HAZARDS) > 1)  # keep a couple of attacks
+            # remedies, roll and end of limit: rolls are scarce (every hazard costs one), keep them
+            guarded = [h for h in HAZARDS if REMEDY_FOR[h] is card]
+            if guarded and all(any(h in SAFETY_PROTECTS[s] for s in protected) for h in guarded):
+                return 40.0  # my own safety already protects me
+            if card is Card.ROLL:
+                return 40.0 if Card.RIGHT_OF_WAY in protected else 1.0 + 20 * (copies > 2)
+            return 2.0 + 18 * (copies > 1)
+
+        scores = [(useless(c), c.value) for c in hand]
+        best = max(scores)
+        return next(c for c in hand if (useless(c), c.value) == best)
 
     def coup_fourre(self, hazard_play: Play) -> bool:
         """The victim answers a hazard with the matching safety from their hand, sideways."""

@@ -5,7 +5,7 @@ from collections import Counter
 import pytest
 
 from datasets.simulator import Pile, simulate_hand
-from scoring.cards import DECK_COUNTS, HAZARDS, SAFETY_AGAINST, deck
+from scoring.cards import DECK_COUNTS, HAZARDS, SAFETY_AGAINST, Card, deck
 from scoring.hand import HandRecord
 
 
@@ -36,8 +36,10 @@ def test_hands_obey_the_rules(sides):
             assert n <= deck(sides)[card] <= DECK_COUNTS[card]
         safeties = [c for s in hand.tables[-1].sides for c, _ in s.safeties] if hand.tables else []
         assert len(safeties) == len(set(safeties))
-    # the bots are weak attackers' targets: with four sides racing to 1,000 few hands finish
-    assert completed > {2: 30, 3: 20, 4: 0}[sides]
+    # measured with seeds 0–119: 2 sides 110, 3 sides 73, 4 sides 2 hands complete. Four sides
+    # racing to 1,000 km share one deck: each side sees about 875 km of distance cards, so even
+    # bots that never attack finish only a third of those hands, and attacks finish most of the rest
+    assert completed >= {2: 90, 3: 55, 4: 1}[sides]
 
 
 def test_same_seed_same_hand_and_extension_happens():
@@ -46,3 +48,52 @@ def test_same_seed_same_hand_and_extension_happens():
     called = [simulate_hand(s, 2).final_record for s in range(60)]
     assert any(r.extension_called_by for r in called)
     assert any(r.draw_pile_empty_at_finish and r.completer for r in (simulate_hand(s, 2).final_record for s in range(300)))
+
+
+def bot(hand_cards, *, battle=(), speed=(), km=(), safeties=(), sides=2):
+    """A hand in progress with South to play holding ``hand_cards``."""
+    import random
+
+    from datasets.simulator import _Hand
+
+    h = _Hand(random.Random(0), sides, 700, 6)
+    h.hands["South"] = list(hand_cards)
+    south = h.side("South")
+    south.battle, south.speed, south.safeties = list(battle), list(speed), [(c, False) for c in safeties]
+    for name, dist in zip(h.names, km):
+        h.side(name).distance = list(dist)
+    for name in h.names[1:]:
+        h.side(name).battle = [Card.ROLL]
+    return h
+
+
+D25, D50, D100, D200 = Card.DISTANCE_25, Card.DISTANCE_50, Card.DISTANCE_100, Card.DISTANCE_200
+
+
+@pytest.mark.parametrize(
+    "case, want",
+    [
+        # finish the trip with the exact card
+        (dict(hand_cards=[D200, D50, Card.STOP], battle=[Card.ROLL], km=[[D200, D200, D100, D100, D50]]), (D50, "distance", "South")),
+        # attacked: the remedy before anything else
+        (dict(hand_cards=[D100, Card.GASOLINE, Card.STOP], battle=[Card.ROLL, Card.OUT_OF_GAS]), (Card.GASOLINE, "battle", "South")),
+        # stopped, no roll in hand but right of way: lay it
+        (dict(hand_cards=[D100, Card.RIGHT_OF_WAY, Card.REPAIRS], battle=[Card.STOP]), (Card.RIGHT_OF_WAY, "safeties", "South")),
+        # not rolling yet: roll
+        (dict(hand_cards=[D100, Card.ROLL, Card.STOP]), (Card.ROLL, "battle", "South")),
+        # rolling: the largest card that fits
+        (dict(hand_cards=[D25, D100, D50, Card.EXTRA_TANK], battle=[Card.ROLL]), (D100, "distance", "South")),
+        # the leader is near the goal: attack it rather than drive
+        (dict(hand_cards=[D25, Card.ACCIDENT], battle=[Card.ROLL], km=[[], [D200, D200, D100, D100]], sides=3), (Card.ACCIDENT, "battle", "North")),
+        # nothing to do: keep the remedies, discard the card that can never be played (a third 200)
+        (dict(hand_cards=[Card.GASOLINE, D200, Card.REPAIRS], battle=[Card.STOP], km=[[D200, D200]]), (D200, "discard", None)),
+    ],
+)
+def test_bots_play_sensibly(case, want):
+    hits = 0
+    for seed in range(20):
+        h = bot(**case)
+        h.rng.seed(seed)
+        play = h.choose("South")
+        hits += (play.card, play.pile.value, play.onto) == want
+    assert hits >= 15, (case, want)
