@@ -19,7 +19,7 @@ SIDES = ["Ana & Cleo", "Ben & Dev"]
 
 def new_game(server: Server, **body: Any) -> int:
     r = server.post("/api/games", json={"sides": SIDES, "rules": "classic", "target": 5000, **body})
-    assert r.status_code == 201, r.text
+    assert r.status_code == 200, r.text
     return int(r.json()["id"])
 
 
@@ -66,7 +66,7 @@ def test_nothing_on_the_pages_comes_from_the_internet(server: Server) -> None:
 
 def test_create_game_exactly_as_the_contract_writes_it(server: Server) -> None:
     r = server.post("/api/games", json={"sides": ["A", "B"], "rules": "classic", "target": 5000})
-    assert r.status_code == 201
+    assert r.status_code == 200
     game = server.get(f"/api/games/{r.json()['id']}").json()
     assert [s["name"] for s in game["sides"]] == ["A", "B"]
     assert (game["rules"], game["target"], game["hands"], game["winner"]) == ("classic", 5000, [], None)
@@ -76,7 +76,7 @@ def test_create_game_exactly_as_the_contract_writes_it(server: Server) -> None:
 def test_tallynight_hands_post_get_and_totals(server: Server) -> None:
     gid = new_game(server)
     r = server.post(f"/api/games/{gid}/hands", json=TALLYNIGHT_HAND_1)
-    assert r.status_code == 201, r.text
+    assert r.status_code == 200, r.text
     hand = r.json()
     assert hand["number"] == 1
     assert {s["side"]: s["total"] for s in hand["score"]["sides"]} == {"Ana & Cleo": 2200, "Ben & Dev": 675}
@@ -189,7 +189,7 @@ def test_extension_game_takes_a_called_extension(server: Server) -> None:
     hand = {"goal": 700, "extension_called_by": "Ana", "sides": [
         {"side": "Ana", "distance": {"100": 8, "200": 1}}, {"side": "Ben", "distance": {"50": 2}}]}
     r = server.post(f"/api/games/{gid}/hands", json=hand)
-    assert r.status_code == 201, r.text
+    assert r.status_code == 200, r.text
     ana = {s["side"]: s["items"] for s in r.json()["score"]["sides"]}["Ana"]
     assert (ana["trip"], ana["extension"]) == (400, 200)
 
@@ -306,7 +306,7 @@ def test_stale_edits_are_409_and_change_nothing(server: Server) -> None:
     gid = new_game(server)
     server.post(f"/api/games/{gid}/hands", json=TALLYNIGHT_HAND_1)
     seen = server.get(f"/api/games/{gid}").json()["revision"]
-    assert server.post(f"/api/games/{gid}/hands", json=TALLYNIGHT_HAND_2, headers={"If-Match": f'"{seen}"'}).status_code == 201
+    assert server.post(f"/api/games/{gid}/hands", json=TALLYNIGHT_HAND_2, headers={"If-Match": f'"{seen}"'}).status_code == 200
     fixed = copy.deepcopy(TALLYNIGHT_HAND_1)
     fixed["draw_pile_empty_at_finish"] = False
     r = server.put(f"/api/games/{gid}/hands/1", json=fixed, headers={"If-Match": f'"{seen}"'})
@@ -322,7 +322,7 @@ def test_stale_edits_are_409_and_change_nothing(server: Server) -> None:
 def test_a_hand_after_the_game_is_won_is_409(server: Server) -> None:
     gid = new_game(server)
     for _ in range(2):
-        assert server.post(f"/api/games/{gid}/hands", json=winning_hand()).status_code == 201
+        assert server.post(f"/api/games/{gid}/hands", json=winning_hand()).status_code == 200
     game = server.get(f"/api/games/{gid}").json()
     assert (game["winner"], game["finished_after_hand"], game["totals"]["Ana & Cleo"]) == ("Ana & Cleo", 2, 8200)
     r = server.post(f"/api/games/{gid}/hands", json=TALLYNIGHT_HAND_1)
@@ -386,7 +386,7 @@ def test_the_token_can_come_from_the_environment(tmp_path: Any) -> None:
             except httpx.HTTPError:
                 time.sleep(0.1)
         body = {"sides": ["A", "B"]}
-        assert httpx.post(url + "/api/games", json=body, headers={"Authorization": "Bearer from-env"}).status_code == 201
+        assert httpx.post(url + "/api/games", json=body, headers={"Authorization": "Bearer from-env"}).status_code == 200
         assert httpx.post(url + "/api/games", json=body, headers={"Authorization": "Bearer x"}).status_code == 403
     finally:
         proc.terminate()
@@ -411,7 +411,7 @@ def test_a_generated_token_is_printed_at_start(tmp_path: Any) -> None:
         token = token_line.split(":", 1)[1].split()[0]
         r = httpx.post(f"http://127.0.0.1:{port}/api/games", json={"sides": ["A", "B"]},
                        headers={"Authorization": f"Bearer {token}"})
-        assert r.status_code == 201
+        assert r.status_code == 200
     finally:
         proc.terminate()
         proc.wait(10)

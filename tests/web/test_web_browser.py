@@ -228,7 +228,7 @@ def test_sigkill_mid_game_then_restart_keeps_every_hand_and_the_page_reconnects(
     page.wait_for_selector("body[data-live='1']", timeout=TIMEOUT_MS)
     from tests.web.conftest import TALLYNIGHT_HAND_2
 
-    assert server.post(f"/api/games/{gid}/hands", json=TALLYNIGHT_HAND_2).status_code == 201
+    assert server.post(f"/api/games/{gid}/hands", json=TALLYNIGHT_HAND_2).status_code == 200
     expect_total(page, "Ana & Cleo", "2,950")
     expect_total(page, "Ben & Dev", "2,475")
     assert page.evaluate("window.__notReloaded") is True

@@ -63,7 +63,7 @@ def etag(response: Response, revision: int) -> None:
     response.headers["ETag"] = f'"{revision}"'
 
 
-@router.post("", status_code=201, response_model=GameCreated, dependencies=[Writer], responses=WRITE_ERRORS,
+@router.post("", status_code=200, response_model=GameCreated, dependencies=[Writer], responses=WRITE_ERRORS,
              summary="Start a game")
 def create_game(body: GameCreate, store: Store, events: Events, author: Author, response: Response) -> GameCreated:
     try:

@@ -37,7 +37,7 @@ def scored(stored: StoredGame, number: int) -> HandScored:
     )
 
 
-@router.post("", status_code=201, response_model=HandScored, dependencies=[Writer], responses=WRITE_ERRORS,
+@router.post("", status_code=200, response_model=HandScored, dependencies=[Writer], responses=WRITE_ERRORS,
              summary="Add a hand; returns it scored")
 def add_hand(game_id: GameId, store: Store, events: Events, author: Author, revision: ExpectedRevision,
              response: Response, hand: Any = HandBody) -> HandScored:
