@@ -4,7 +4,8 @@ Each side's area sits in front of its player, one row from the player's left: th
 pile, the speed pile, one overlapping column per distance value (each later card covers the
 lower part of the one before, towards the player, so its top strip of 20–30 mm still shows),
 then the safeties two by two (coups fourrés crosswise). Two sides face each other; three
-or four sit in a pinwheel round a central square that holds the draw and discard piles.
+or four sit round the centre that holds the draw and discard piles, in one of several
+seatings (:data:`SEATINGS`), with a clear gap between any two sides' areas.
 """
 
 from __future__ import annotations
@@ -65,6 +66,12 @@ def card_corners(centre: tuple[float, float], angle: float) -> np.ndarray:
     return np.array([ctr + up * hh - right * hw, ctr + up * hh + right * hw, ctr - up * hh + right * hw, ctr - up * hh - right * hw])
 
 
+SEATINGS = ("pinwheel", "cross", "ring")
+"""How three or four sides sit: ``pinwheel`` (each row shifted to the player's left, the rows
+interlocking round a square), ``cross`` (each row centred on its edge of the table) and ``ring``
+(sides evenly spaced round the centre: 120° apart for three)."""
+
+
 @dataclass(frozen=True)
 class SideArea:
     """A side's part of the table: a rectangle in table mm and the way its cards point."""
@@ -73,12 +80,35 @@ class SideArea:
     corners: np.ndarray
     up: tuple[float, float]
 
+    def seat(self, reach: float = 380.0) -> np.ndarray:
+        """Where the player's shoulder is (table mm): behind the area's middle, ``reach`` beyond it."""
+        u = np.asarray(self.up)
+        centre = self.corners.mean(axis=0)
+        depth = float(np.linalg.norm(self.corners[2] - self.corners[1]))
+        return centre - u * (depth / 2 + reach)
+
+
+def _gap(a: np.ndarray, b: np.ndarray) -> float:
+    """A lower bound of the distance between two convex polygons (negative: they overlap)."""
+    best = -math.inf
+    for poly in (a, b):
+        for i in range(len(poly)):
+            e = poly[(i + 1) % len(poly)] - poly[i]
+            n = np.array([-e[1], e[0]]) / (np.linalg.norm(e) + 1e-12)
+            pa, pb = a @ n, b @ n
+            best = max(best, pb.min() - pa.max(), pa.min() - pb.max())
+    return best
+
 
 @dataclass(frozen=True)
 class Arrangement:
     cards: tuple[PlacedCard, ...]
     """Every card drawn, bottom first (later cards cover earlier ones)."""
     areas: tuple[SideArea, ...]
+
+    def area(self, side: str | None) -> SideArea | None:
+        """The area of a side (``None`` for a card of the centre piles)."""
+        return next((a for a in self.areas if a.side == side), None)
 
     def extent(self, margin: float = 30.0, *, areas: bool = False) -> np.ndarray:
         """Points round every card (and every side's area): what must stay in frame."""
@@ -113,13 +143,13 @@ def arrange(table: TableState, rng: np.random.Generator, *, stable_seed: int | N
     if longest is None:
         longest = max([1] + [max(sum(1 for c in s.distance if c is d) for d in DISTANCE_CARDS) for s in table.sides])
     depth = max(CARD_H + (max(longest, 3) - 1) * strip, 2 * CARD_H + gap) + 10
-    centre_half = float(rng.uniform(55, 95)) if n == 2 else float(rng.uniform(95, 130))
+    area_w, area_d = width + 16, depth + 8
+    seats = _seats(table, rng, area_w, area_d)
     cards: list[PlacedCard] = []
     areas: list[SideArea] = []
     for si, st in enumerate(table.sides):
-        u = np.array(UPS[st.side])
+        u, shift, centre_half = seats[si]
         r = np.array([u[1], -u[0]])
-        shift = float(rng.normal(0, 30)) if n == 2 else centre_half - width / 2
         origin = -u * centre_half + r * shift
         base_angle = math.atan2(-u[0], u[1])
         wobble = float(rng.normal(0, 0.03))
@@ -172,3 +202,38 @@ def arrange(table: TableState, rng: np.random.Generator, *, stable_seed: int | N
         pos = (base[0] + float(g.normal(0, 4)), base[1] + float(g.normal(0, 4)))
         cards.append(PlacedCard(card, pos, turn + float(g.normal(0, 0.25)), None, pile="discard"))
     return Arrangement(tuple(cards), tuple(areas))
+
+
+def _seats(table: TableState, rng: np.random.Generator, area_w: float, area_d: float) -> list[tuple[np.ndarray, float, float]]:
+    """Per side: the direction its cards point (towards the centre), the sideways shift of its
+    row and its distance from the centre; no two areas closer than a random gap of 2–8 cm."""
+    n = len(table.sides)
+    if n == 2:
+        half = float(rng.uniform(55, 95))
+        return [(np.array(UPS[st.side]), float(rng.normal(0, 30)), half) for st in table.sides]
+    seating = SEATINGS[int(rng.integers(len(SEATINGS) if n == 3 else 2))]  # four evenly spaced sides is the cross
+    gap = float(rng.uniform(20, 80))
+    if seating == "ring":  # South first, then round the table 120° at a time
+        ups = [np.array([-math.sin(2 * math.pi * k / n), math.cos(2 * math.pi * k / n)]) for k in range(n)]
+    else:
+        ups = [np.array(UPS[st.side]) for st in table.sides]
+    shifts = [float(rng.normal(0, 15)) for _ in range(n)]
+
+    def polys(half: float) -> list[np.ndarray]:
+        out = []
+        for u, shift in zip(ups, shifts):
+            r = np.array([u[1], -u[0]])
+            sh = shift + (area_w / 2 - half - area_d + 8 if seating == "pinwheel" else 0.0)
+            o = -u * half + r * sh
+            out.append(np.array([o + r * a + u * b for a, b in ((-area_w / 2, 8), (area_w / 2, 8), (area_w / 2, 8 - area_d), (-area_w / 2, 8 - area_d))]))
+        return out
+
+    half = 60.0
+    while half < 2000:
+        ps = polys(half)
+        if all(_gap(ps[i], ps[j]) >= gap for i in range(n) for j in range(i + 1, n)):
+            break
+        half += 10.0
+    half += float(rng.uniform(0, 40))
+    pin = seating == "pinwheel"
+    return [(u, shift + (area_w / 2 - half - area_d + 8 if pin else 0.0), half) for u, shift in zip(ups, shifts)]

@@ -42,7 +42,8 @@ def obb_lines(scene: Scene, scheme: str = "ids") -> list[str]:
         if scheme == "ids" and v.random_face:
             continue
         box = v.visible_corners
-        area = 0.5 * abs(np.cross(box[1] - box[0], box[3] - box[0])) * 2
+        e1, e2 = box[1] - box[0], box[3] - box[0]
+        area = abs(float(e1[0] * e2[1] - e1[1] * e2[0]))
         if area < MIN_PIXELS:
             continue
         norm = np.clip(box / [W, H], 0, 1)

@@ -23,6 +23,7 @@ from datasets.faces import Levels, edition_levels, pyramid, random_face
 from datasets.occluders import OCCLUDER, paint_arm, paint_distractor
 from datasets.table import TableState
 from datasets.textures import KINDS, SURFACE_MM, SURFACE_PX, sample_surface
+from scoring.cards import HAZARDS
 
 EMPTY = -2
 """Id-buffer value of bare table."""
@@ -229,14 +230,33 @@ def _px_per_mm(hom: np.ndarray, arr: Arrangement) -> float:
     return float(np.linalg.norm(q[1] - q[0]) / 100.0)
 
 
-def random_arm(rng: np.random.Generator, arr: Arrangement, hom: np.ndarray, target: PlacedCard | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """A hand reaching for a card (a random one unless given), from its side's player."""
-    from datasets.arrangement import UPS
+def random_arm(
+    rng: np.random.Generator, arr: Arrangement, hom: np.ndarray, target: PlacedCard | None = None, player: str | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """A hand reaching for a card (a random one unless given) from a player's seat.
 
+    The player is ``player`` when given (the side that laid the card: a hazard on an opponent
+    comes from the attacker's seat); otherwise the card's own side, an opponent for a hazard
+    on a side's piles, and anyone for the centre piles.
+    """
     card = target if target is not None else arr.cards[int(rng.integers(len(arr.cards)))]
-    up = np.array(UPS.get(card.side or "", (math.cos(rng.uniform(0, 6.3)), math.sin(rng.uniform(0, 6.3)))))
+    if player is None:
+        sides = [a.side for a in arr.areas]
+        if card.side is None or not sides:
+            player = sides[int(rng.integers(len(sides)))] if sides else None
+        elif card.card is not None and card.card in HAZARDS and card.pile in ("battle", "speed") and len(sides) > 1:
+            others = [s for s in sides if s != card.side]
+            player = others[int(rng.integers(len(others)))]
+        else:
+            player = card.side
+    area = arr.area(player)
     tip_mm = np.asarray(card.centre) + rng.normal(0, 15, 2)
-    q = project(hom, np.array([tip_mm - up * 300, tip_mm]))
+    if area is not None:
+        seat = area.seat(float(rng.uniform(300, 450))) + rng.normal(0, 60, 2)
+    else:
+        a = rng.uniform(0, 2 * math.pi)
+        seat = tip_mm - 400 * np.array([math.cos(a), math.sin(a)])
+    q = project(hom, np.array([seat, tip_mm]))
     return q[1], q[1] - q[0]
 
 

@@ -103,7 +103,9 @@ def generate_sequence(
         arms = []
         if arm is not None and arm[2] is not None:
             kind, t, target = arm
-            tip, towards = random_arm(np.random.default_rng([seed, 13, max(happened, plan[f][3])]), arr, camera.homography(), target)
+            play = hand.plays[plan[f][3]]
+            tip, towards = random_arm(np.random.default_rng([seed, 13, max(happened, plan[f][3])]), arr, camera.homography(), target,
+                                      player=play.player)
             back = 1.0 - t if kind == "leave" else 1.0 - t
             arms.append((tip - towards / (np.linalg.norm(towards) + 1e-9) * back * 250, towards))
         scene = renderer.render(table, frng, camera=cam, arrangement=arr, surface=surface, arms=arms,
