@@ -163,13 +163,13 @@ class SceneRenderer:
         camera: Camera | None = None,
         arrangement: Arrangement | None = None,
         surface: tuple[str, np.ndarray] | None = None,
-        arms: list[tuple[np.ndarray, np.ndarray]] | None = None,
+        arms: list[tuple[np.ndarray, np.ndarray]] | list[tuple[np.ndarray, np.ndarray, int]] | None = None,
         distractors: list[np.ndarray] | None = None,
         light: dict[str, float] | None = None,
     ) -> Scene:
         """One image of a table state. Fixed parts (camera, arrangement, surface, arms as
         (fingertip px, reach direction px), distractor positions in mm, light) can be given, as
-        a sequence does; what is not given is drawn from ``rng``."""
+        a sequence does, optionally with a seed for the arm's looks); what is not given is drawn from ``rng``."""
         spec = self.spec
         W, H = spec.width, spec.height
         arr = arrangement if arrangement is not None else arrange(table, rng)
@@ -213,8 +213,11 @@ class SceneRenderer:
             arms = []
             if rng.random() < spec.hands and arr.cards:
                 arms.append(random_arm(rng, arr, hom))
-        for tip, towards in arms:
-            paint_arm(img, idbuf, rng, np.asarray(tip, float), np.asarray(towards, float), px_per_mm)
+        for arm in arms:
+            # an optional third item seeds the arm's looks (skin, sleeve), so one player's arm
+            # looks the same from frame to frame of a sequence
+            look = np.random.default_rng(int(arm[2])) if len(arm) > 2 else rng  # type: ignore[misc]
+            paint_arm(img, idbuf, look, np.asarray(arm[0], float), np.asarray(arm[1], float), px_per_mm)
         counts = np.bincount((idbuf.ravel().astype(np.int32) - EMPTY), minlength=len(views) + 2)[2:]
         for i, v in enumerate(views):
             v.visible = float(min(1.0, counts[i] / areas[i]))

@@ -107,7 +107,8 @@ def generate_sequence(
             tip, towards = random_arm(np.random.default_rng([seed, 13, max(happened, plan[f][3])]), arr, camera.homography(), target,
                                       player=play.player)
             back = 1.0 - t if kind == "leave" else 1.0 - t
-            arms.append((tip - towards / (np.linalg.norm(towards) + 1e-9) * back * 250, towards))
+            looks = seed * 8 + [s.side for s in hand.initial.sides].index(play.player)  # one look per player
+            arms.append((tip - towards / (np.linalg.norm(towards) + 1e-9) * back * 250, towards, looks))
         scene = renderer.render(table, frng, camera=cam, arrangement=arr, surface=surface, arms=arms,
                                 distractors=distractors, light=light)
         name = f"{f:06d}"
