@@ -93,3 +93,17 @@ def test_random_faces_use_card_classes(tmp_path):
     assert "card_face_up" in (tmp_path / "dataset.yaml").read_text()
     classes = {l.split()[0] for n in range(2) for l in (tmp_path / "labels" / f"{n:06d}.txt").read_text().splitlines()}
     assert classes <= {"0", "1"}
+
+
+def test_a_bright_face_under_a_bright_tint_stays_bright():
+    """Compositing clips before the cast to bytes: white × 1.04 is 255, not a wrapped-round 4."""
+    from datasets.faces import pyramid
+    from datasets.scene import _warp_card
+
+    img = np.full((120, 120, 3), 90, np.uint8)
+    idbuf = np.full((120, 120), EMPTY, np.int16)
+    face = np.full((93, 60, 3), 250, np.uint8)
+    h = np.array([[1.0, 0, 30], [0, 1.0, 10], [0, 0, 1]])
+    _warp_card(img, idbuf, pyramid(face), h, 0, 1.04, 0.0)
+    inside = img[(idbuf == 0)]
+    assert inside.min() > 200
