@@ -171,11 +171,17 @@ def arrange(table: TableState, rng: np.random.Generator, *, stable_seed: int | N
             for j, card in enumerate(stack[first:], start=first):
                 dx, dy, da = jitter(2.5, 0.05, k, j)
                 cards.append(PlacedCard(card, at(x0 + k * pitch + dx, far_b + dy), base_angle + wobble + da, st.side, pile=pile))
+        # a still photo: some players close up their columns (no gap for a value not yet played);
+        # a sequence keeps a slot per value so cards stay put from frame to frame
+        packed = stable_seed is None and rng.random() < 0.5
+        slot_k = 0
         for k, dcard in enumerate(DISTANCE_CARDS):
             column = [c for c in st.distance if c is dcard]
+            at_k = slot_k if packed else k
+            slot_k += bool(column)
             for j, card in enumerate(column):
                 dx, dy, da = jitter(1.2, 0.025, 2 + k, j)
-                pos = at(x0 + (2 + k) * pitch + dx, far_b - j * strip + dy)
+                pos = at(x0 + (2 + at_k) * pitch + dx, far_b - j * strip + dy)
                 cards.append(PlacedCard(card, pos, base_angle + wobble + da, st.side, pile="distance"))
         sx = x0 + 7 * pitch - CARD_W / 2 + safety_pitch / 2
         for k, (card, cf) in enumerate(st.safeties):

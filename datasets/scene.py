@@ -203,9 +203,14 @@ class SceneRenderer:
             distractors = []
             if rng.random() < spec.distractors:
                 inv = np.linalg.inv(hom)
+                centres = np.array([c.centre for c in arr.cards]) if arr.cards else np.zeros((0, 2))
                 for _ in range(int(rng.integers(1, 4))):
-                    p = np.array([[rng.uniform(0.05, 0.95) * W, rng.uniform(0.05, 0.95) * H]])
-                    distractors.append(project(inv, p)[0])
+                    # people put cups and phones beside the cards, seldom on them: a few tries for a free spot
+                    for _try in range(6):
+                        at = project(inv, np.array([[rng.uniform(0.05, 0.95) * W, rng.uniform(0.05, 0.95) * H]]))[0]
+                        if not len(centres) or np.linalg.norm(centres - at, axis=1).min() > 90:
+                            break
+                    distractors.append(at)
         drng = np.random.default_rng(int(rng.integers(2**31)))
         for at in distractors:
             paint_distractor(img, idbuf, drng, hom, np.asarray(at, float))
