@@ -134,7 +134,6 @@ def arrange(table: TableState, rng: np.random.Generator, *, stable_seed: int | N
             return rng
         return slot_rngs.setdefault(key, np.random.default_rng([stable_seed, *key]))
 
-    n = len(table.sides)
     gap = float(rng.uniform(5, 14))
     strip = float(rng.uniform(20, 30))
     pitch = CARD_W + gap

@@ -12,7 +12,7 @@ The same band, smaller and upside down, sits at the bottom.
 from __future__ import annotations
 
 import math
-from typing import Callable
+from collections.abc import Callable
 
 from PIL import Image, ImageDraw, ImageFont
 

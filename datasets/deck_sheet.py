@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 from datasets.edition import Edition
 from scoring.cards import DECK_COUNTS, Card

@@ -7,7 +7,7 @@ contours), then warped to the canonical face size, its long side upright.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 import cv2
 import numpy as np

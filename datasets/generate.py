@@ -56,7 +56,7 @@ def generate_scenes(
     for sub in ("images", "labels", "truth"):
         (out / sub).mkdir(parents=True, exist_ok=True)
     names = CLASS_SETS[scheme]
-    yaml = f"path: .\ntrain: images\nval: images\nnames:\n" + "".join(f"  {i}: {n}\n" for i, n in enumerate(names))
+    yaml = "path: .\ntrain: images\nval: images\nnames:\n" + "".join(f"  {i}: {n}\n" for i, n in enumerate(names))
     (out / "dataset.yaml").write_text(yaml)
     paths = []
     indices = range(start, start + count)

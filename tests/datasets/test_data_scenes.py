@@ -8,7 +8,6 @@ import pytest
 
 from datasets.camera import project
 from datasets.generate import generate_scenes, scene_for
-from datasets.labels import obb_lines
 from datasets.scene import EMPTY, SceneRenderer, SceneSpec
 
 SMALL = SceneSpec(width=480, height=320)
