@@ -129,6 +129,13 @@ def _warp_card(
 
 
 def _visible_box(idbuf: np.ndarray, index: int, corners: np.ndarray, h_face0: np.ndarray, face_wh: tuple[int, int]) -> np.ndarray | None:
+    """The card-aligned box round the main visible part of a card (face order), ``None`` when hidden.
+
+    Slivers (a lower card of a column peeking out by a pixel along the sides of the card above it)
+    are left out: the box spans the rows, then the columns, of the face where at least
+    :data:`MIN_BAND_COVERAGE` of the face shows, in their longest unbroken run. For the lower card
+    of a column that is its top strip, which is what a detector should box and a recogniser read.
+    """
     lo = np.maximum(np.floor(corners.min(axis=0)).astype(int) - 3, 0)
     hi = np.ceil(corners.max(axis=0)).astype(int) + 4
     sub = idbuf[lo[1] : hi[1], lo[0] : hi[0]]
@@ -138,9 +145,37 @@ def _visible_box(idbuf: np.ndarray, index: int, corners: np.ndarray, h_face0: np
     pts = np.column_stack([xs + lo[0] + 0.5, ys + lo[1] + 0.5])
     uv = project(np.linalg.inv(h_face0), pts)
     fw, fh = face_wh
-    u0, v0 = np.clip(uv.min(axis=0), 0, [fw, fh])
-    u1, v1 = np.clip(uv.max(axis=0), 0, [fw, fh])
+    card_px = max(float(cv2.contourArea(corners.astype(np.float32))), 1.0)
+    v0, v1 = _main_run(uv[:, 1], fh, card_px, bins=32)
+    band = (uv[:, 1] >= v0) & (uv[:, 1] <= v1)
+    u0, u1 = _main_run(uv[band, 0], fw, card_px * (v1 - v0) / fh, bins=16)
     return project(h_face0, np.array([[u0, v0], [u1, v0], [u1, v1], [u0, v1]]))
+
+
+MIN_BAND_COVERAGE = 0.3
+"""A row (or column) band of the face counts as visible when this share of it shows."""
+
+
+def _main_run(values: np.ndarray, length: float, full_px: float, *, bins: int) -> tuple[float, float]:
+    """Bounds along one face axis of the longest run of bands that are mostly visible."""
+    if len(values) == 0:
+        return 0.0, float(length)
+    counts, _ = np.histogram(values, bins=bins, range=(0, length))
+    shown = counts >= MIN_BAND_COVERAGE * full_px / bins
+    if not shown.any():
+        return float(np.clip(values.min(), 0, length)), float(np.clip(values.max(), 0, length))
+    best, start = (0, 0), None
+    for k, on in enumerate(np.append(shown, False)):
+        if on and start is None:
+            start = k
+        elif not on and start is not None:
+            if k - start > best[1] - best[0]:
+                best = (start, k)
+            start = None
+    step = length / bins
+    lo_edge, hi_edge = (best[0] - 1) * step, (best[1] + 1) * step
+    inside = values[(values >= lo_edge) & (values <= hi_edge)]
+    return float(np.clip(inside.min(), 0, length)), float(np.clip(inside.max(), 0, length))
 
 
 class SceneRenderer:
