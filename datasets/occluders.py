@@ -55,12 +55,16 @@ def paint_arm(img: np.ndarray, idbuf: np.ndarray, rng: np.random.Generator, tip:
     s = px_per_mm * float(rng.uniform(1.1, 1.35))  # the hand is above the table, nearer the camera
     wrist = tip - d * 150 * s
     elbow = wrist - d * 420 * s
-    pts = np.array([elbow - d * 500 * s, wrist, tip])
+    H, W = img.shape[:2]
+    # the arm runs on past the edge of the picture: a camera that sees the whole table may see
+    # a metre beyond the fingertips, and an arm ending in a stump there looks wrong
+    shoulder = elbow - d * (500 * s + 2 * (W + H))
+    pts = np.array([shoulder, wrist, tip])
     lo = np.floor(pts.min(axis=0) - 120 * s).astype(int)
     hi = np.ceil(pts.max(axis=0) + 120 * s).astype(int)
-    H, W = img.shape[:2]
-    lo = np.maximum(lo, [-W, -H])
-    hi = np.minimum(hi, [2 * W, 2 * H])
+    margin = int(130 * s + 25 * px_per_mm)  # room for the blur and offset of the arm's shadow
+    lo = np.maximum(lo, [-margin, -margin])
+    hi = np.minimum(hi, [W + margin, H + margin])
     w, h = int(hi[0] - lo[0]), int(hi[1] - lo[1])
     if w <= 0 or h <= 0 or w * h > 16 * W * H:
         return
@@ -69,7 +73,6 @@ def paint_arm(img: np.ndarray, idbuf: np.ndarray, rng: np.random.Generator, tip:
     def p(v: np.ndarray) -> tuple[int, int]:
         return int(v[0] - lo[0]), int(v[1] - lo[1])
 
-    shoulder = elbow - d * 500 * s  # far outside the picture
     cv2.line(mask, p(shoulder), p(wrist), 255, max(2, int(62 * s)), cv2.LINE_AA)
     palm = wrist + d * 45 * s
     angle = math.degrees(math.atan2(d[1], d[0]))
