@@ -13,7 +13,7 @@ install: $(BIN)/python
 	$(BIN)/pip install -q -e .
 
 install-test: $(BIN)/python
-	$(BIN)/pip install -q -e '.[test]'
+	$(BIN)/pip install -q -e '.[test,train]'
 
 # Debian's Chromium for the browser tests (Playwright drives it; it never downloads a browser).
 browser:

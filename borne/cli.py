@@ -17,6 +17,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "borne.commands.score",
     "borne.commands.web",
     "borne.commands.data",
+    "borne.commands.vision",
     "borne.commands.train",
 )
 """Modules with a ``register(subparsers)`` function, in the order their commands are listed."""

@@ -1,4 +1,4 @@
-"""``borne train detector``: the only commands that import torch and ultralytics (install the ``train`` extra)."""
+"""``borne train detector|recogniser``: the detector needs torch and ultralytics (the ``train`` extra); the recogniser does not."""
 
 from __future__ import annotations
 
@@ -31,6 +31,50 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--build", default="build", help="folder for data and runs (default: build)")
     p.add_argument("--models", default="models", help="folder for the exported model (default: models)")
     p.set_defaults(func=_detector)
+
+    p = tsub.add_parser(
+        "recogniser",
+        help="fit the face recogniser of a deck edition (numpy only; no torch needed)",
+        description="Render scenes with the edition's faces, cut every card as the runtime does and fit the "
+        "recogniser. For the generic edition it writes models/recogniser-generic.npz; for an enrolled edition, "
+        "the edition's folder.",
+    )
+    p.add_argument("--edition", default="generic")
+    p.add_argument("--scenes", type=int, default=1000, help="scenes rendered (default 1000)")
+    p.add_argument("--seed", type=int, default=21)
+    p.add_argument("--epochs", type=int, default=40)
+    p.add_argument("--models", default="models", help="folder for the generic edition's recogniser")
+    p.set_defaults(func=_recogniser)
+
+
+def _recogniser(args: argparse.Namespace) -> int:
+    import json
+    import time
+    from pathlib import Path
+
+    from tqdm import tqdm
+
+    from vision.face_fitting import collect_crops, fit_recogniser
+    from vision.models import GENERIC, RECOGNISER_FILE
+
+    started = time.monotonic()
+    with tqdm(total=args.scenes, desc="rendering scenes", unit="scene") as bar:
+        crops = collect_crops(args.edition, scenes=args.scenes, seed=args.seed, progress=lambda n: bar.update(1))
+    with tqdm(total=args.epochs, desc="fitting", unit="epoch") as bar:
+        recogniser = fit_recogniser(args.edition, crops, epochs=args.epochs, seed=args.seed,
+                                    progress=lambda e, loss: (bar.update(1), bar.set_postfix(loss=f"{loss:.4f}")))
+    if args.edition == GENERIC:
+        target = Path(args.models) / f"recogniser-{GENERIC}.npz"
+    else:
+        from datasets.edition import load_edition
+
+        target = load_edition(args.edition).folder / RECOGNISER_FILE
+    recogniser.save(target)
+    record = {"edition": args.edition, "scenes": args.scenes, "seed": args.seed, "epochs": args.epochs,
+              "crops": int(len(crops.labels)), "seconds": round(time.monotonic() - started)}
+    target.with_suffix(".train.json").write_text(json.dumps(record, indent=2) + "\n")
+    print(f"wrote {target} from {len(crops.labels)} crops in {record['seconds']} s")
+    return 0
 
 
 def _detector(args: argparse.Namespace) -> int:

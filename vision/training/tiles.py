@@ -12,6 +12,8 @@ from vision.tiling import tile_windows
 
 MIN_KEPT_SHARE = 0.6
 """A box cut by the tile's edge keeps its label when this share of it is inside (else it is dropped)."""
+MIN_SHORT_SIDE_PX = 5.0
+"""Boxes thinner than this (the sliver of a card peeking out of a pile) are not labelled: nothing to find."""
 
 
 def tile_labels(lines: list[str], width: int, height: int, x0: int, y0: int, size: int) -> list[str]:
@@ -25,7 +27,7 @@ def tile_labels(lines: list[str], width: int, height: int, x0: int, y0: int, siz
         cls = parts[0]
         quad = np.array([float(v) for v in parts[1:]]).reshape(4, 2) * [width, height]
         area = polygon_area(quad)
-        if area <= 0:
+        if area <= 0 or min(np.linalg.norm(quad[1] - quad[0]), np.linalg.norm(quad[3] - quad[0])) < MIN_SHORT_SIDE_PX:
             continue
         inside = intersection_area(quad, square)
         if inside / area < MIN_KEPT_SHARE:

@@ -1,0 +1,83 @@
+"""``borne detect`` and ``borne enrol``: what one photo of the table shows, and teaching a new deck edition."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "detect",
+        help="say what each side has played in one photo of the table",
+        description="Read one photo (JPEG/PNG) of the table and print, per side of the layout, the distance "
+        "cards, the safeties (coups fourrés when laid sideways) and every card found, as JSON (CONTRACT.md §5).",
+    )
+    p.add_argument("image", metavar="IMAGE")
+    p.add_argument("--layout", required=True, metavar="LAYOUT.json", help="the table layout (CONTRACT.md §4)")
+    p.add_argument("--edition", default="generic", help="deck edition (default: the built-in generic edition)")
+    p.add_argument("--draw", metavar="OUT.jpg", help="also write the picture with boxes, ids and zones drawn on it")
+    p.set_defaults(func=_detect)
+
+    p = sub.add_parser(
+        "enrol",
+        help="teach Borne a deck edition from one photo per card",
+        description="FOLDER holds one photo or scan per card type, named by card id (distance_25.jpg, …, "
+        "driving_ace.png; back.jpg optional). Each card is found and straightened, then a recogniser for the "
+        "edition is fitted on scenes rendered with its faces. Afterwards detect and replay take --edition NAME.",
+    )
+    p.add_argument("folder", metavar="FOLDER")
+    p.add_argument("--edition", required=True, metavar="NAME", help="the name to give the edition")
+    p.add_argument("--scenes", type=int, default=400, help="scenes rendered to fit the recogniser (default 400)")
+    p.add_argument("--seed", type=int, default=0)
+    p.set_defaults(func=_enrol)
+
+
+def _detect(args: argparse.Namespace) -> int:
+    import json
+    import sys
+
+    from vision.census import take_census
+    from vision.frame_reader import FrameReader
+    from vision.image import read_image
+    from vision.layout import TableLayout
+
+    layout = TableLayout.from_file(args.layout)
+    image = read_image(args.image)
+    reading = FrameReader.from_models(args.edition).read(image)
+    census = take_census(list(reading.sightings), layout)
+    if reading.too_small:
+        print(
+            f"borne detect: the cards are about {reading.typical_card_px:.0f} px long in this picture, too small to "
+            "read reliably: move the camera closer or use a higher resolution",
+            file=sys.stderr,
+        )
+    if args.draw:
+        from vision.drawing import draw_census
+
+        draw_census(image, census, layout, args.draw)
+    print(json.dumps(census.to_json(), ensure_ascii=False))
+    return 0
+
+
+def _enrol(args: argparse.Namespace) -> int:
+    import time
+    from pathlib import Path
+
+    from tqdm import tqdm
+
+    from datasets.enrol import enrol_folder
+    from vision.face_fitting import collect_crops, fit_recogniser
+    from vision.models import RECOGNISER_FILE
+
+    started = time.monotonic()
+    with tqdm(total=19, desc="finding cards", unit="card") as bar:
+        edition = enrol_folder(Path(args.folder), args.edition, progress=lambda key: bar.update(1))
+    with tqdm(total=args.scenes, desc="rendering scenes", unit="scene") as bar:
+        crops = collect_crops(edition.name if edition.folder.parent.name == "editions" else str(edition.folder),
+                              scenes=args.scenes, seed=args.seed, progress=lambda n: bar.update(1))
+    with tqdm(total=40, desc="fitting recogniser", unit="epoch") as bar:
+        recogniser = fit_recogniser(edition.name, crops, progress=lambda epoch, loss: bar.update(1))
+    recogniser.save(edition.folder / RECOGNISER_FILE)
+    print(f"enrolled edition {edition.name!r} ({len(crops.labels)} crops) in {time.monotonic() - started:.0f} s; "
+          f"use --edition {edition.name}")
+    return 0

@@ -1,0 +1,37 @@
+"""``borne detect --draw``: the picture with each card's box, id and side, and the zones."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.census import TableCensus
+from vision.layout import TableLayout
+
+ZONE_COLOURS = [(255, 170, 0), (0, 200, 255), (180, 0, 255), (0, 220, 120), (255, 80, 80), (120, 120, 255)]
+
+
+def draw_census(image: NDArray[np.uint8], census: TableCensus, layout: TableLayout, path: str) -> None:
+    """Write a copy of ``image`` with the zones, the boxes and the ids drawn on it."""
+    out = image.copy()
+    for k, zone in enumerate(layout.sides):
+        colour = ZONE_COLOURS[k % len(ZONE_COLOURS)]
+        cv2.polylines(out, [np.round(zone.zone).astype(np.int32)], True, colour, 2, cv2.LINE_AA)
+        x, y = np.round(zone.zone.min(axis=0)).astype(int)
+        cv2.putText(out, zone.side, (x + 6, y + 22), cv2.FONT_HERSHEY_SIMPLEX, 0.7, colour, 2, cv2.LINE_AA)
+    for k, side in enumerate(census.sides):
+        colour = ZONE_COLOURS[k % len(ZONE_COLOURS)]
+        for placed in side.cards:
+            s = placed.sighting
+            cv2.polylines(out, [np.round(s.corners).astype(np.int32)], True, colour, 1, cv2.LINE_AA)
+            label = (s.card.value if s.card else "?").replace("distance_", "") + (" ⟂" if placed.sideways else "")
+            x, y = np.round(s.corners.min(axis=0)).astype(int)
+            cv2.putText(out, label.replace(" ⟂", " X"), (x, max(y - 2, 10)), cv2.FONT_HERSHEY_SIMPLEX, 0.35,
+                        colour, 1, cv2.LINE_AA)
+    for s in census.unassigned:
+        cv2.polylines(out, [np.round(s.corners).astype(np.int32)], True, (200, 200, 200), 1, cv2.LINE_AA)
+    if not cv2.imwrite(path, out):
+        from vision.errors import VisionError
+
+        raise VisionError(f"{path}: cannot write the picture (use a .jpg or .png name in a folder that exists)")

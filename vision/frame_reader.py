@@ -1,0 +1,68 @@
+"""One frame in, the cards on the table out: detector, then recogniser on full-resolution crops."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.detector import CardDetector, OnnxCardDetector
+from vision.recogniser import FaceRecogniser
+from vision.sighting import Sighting
+from vision.tiling import TiledDetector
+
+FACE_UP_CLASS = "card_face_up"
+MIN_READABLE_PX = 22.0
+"""When the face-up boxes' long sides are typically shorter than this, the faces are too small to read
+(a card 56 mm wide under 22 px): the camera should come closer."""
+
+
+@dataclass(frozen=True)
+class FrameReading:
+    """The cards found in one frame, and whether they were big enough to read."""
+
+    sightings: tuple[Sighting, ...]
+    typical_card_px: float | None
+    """The median long side of the face-up boxes, in pixels (``None`` when there were none)."""
+
+    @property
+    def too_small(self) -> bool:
+        return self.typical_card_px is not None and self.typical_card_px < MIN_READABLE_PX
+
+
+class FrameReader:
+    """Finds every card in a frame and reads the faces of those lying face up."""
+
+    def __init__(self, detector: CardDetector, recogniser: FaceRecogniser) -> None:
+        self.detector = detector
+        self.recogniser = recogniser
+        self._face_up = detector.class_names.index(FACE_UP_CLASS) if FACE_UP_CLASS in detector.class_names else 0
+
+    @classmethod
+    def from_models(cls, edition: str = "generic") -> FrameReader:
+        """The shipped detector, tiled, with the recogniser of ``edition``.
+
+        :raises ModelError: a model is missing or unreadable.
+        """
+        from vision.models import detector_path, recogniser_path
+
+        detector = TiledDetector(OnnxCardDetector(detector_path()))
+        return cls(detector, FaceRecogniser.load(recogniser_path(edition)))
+
+    def read(self, image: NDArray[np.uint8]) -> FrameReading:
+        found = self.detector.detect(image)
+        face_up = found.class_id == self._face_up
+        boxes = [found.corners[i] for i in np.flatnonzero(face_up)]
+        readings = iter(self.recogniser.read(image, boxes))
+        sightings = []
+        for i in range(len(found)):
+            if face_up[i]:
+                reading = next(readings)
+                sightings.append(
+                    Sighting(found.corners[i], True, reading.card, float(found.confidence[i]) * reading.confidence)
+                )
+            else:
+                sightings.append(Sighting(found.corners[i], False, None, float(found.confidence[i])))
+        longs = [max(np.linalg.norm(b[1] - b[0]), np.linalg.norm(b[3] - b[0])) for b in boxes]
+        return FrameReading(tuple(sightings), float(np.median(longs)) if longs else None)
