@@ -22,19 +22,14 @@ from vision.models import recogniser_path
 from vision.recogniser import FaceRecogniser
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--edition", default="generic")
-    parser.add_argument("--scenes", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=9001, help="scene seed (training used 21 and 11)")
-    args = parser.parse_args()
-    recogniser = FaceRecogniser.load(recogniser_path(args.edition))
-    renderer = SceneRenderer(SceneSpec(edition=args.edition))
-    rng = np.random.default_rng(args.seed)
+def measure(recogniser: FaceRecogniser, *, scene_edition: str, scenes: int, seed: int) -> None:
+    """Render held-out scenes with ``scene_edition``'s faces and print how well ``recogniser`` reads them."""
+    renderer = SceneRenderer(SceneSpec(edition=scene_edition))
+    rng = np.random.default_rng(seed)
     rows = []
     seconds = 0.0
-    for i in range(args.scenes):
-        scene = scene_for(args.seed, i, renderer)
+    for i in range(scenes):
+        scene = scene_for(seed, i, renderer)
         image = np.ascontiguousarray(scene.image[..., ::-1])
         views = [
             v for v in scene.views
@@ -51,7 +46,8 @@ def main() -> None:
     visible = np.array([v for _, _, v in rows])
     right = truth == said
     answered = said != "unknown"
-    print(f"edition {args.edition}: {args.scenes} held-out scenes (seed {args.seed}), {len(rows)} readable cards")
+    print(f"recogniser {recogniser.edition!r} on {scenes} held-out scenes of {scene_edition!r} faces (seed {seed}), "
+          f"{len(rows)} readable cards")
     for name, mask in (("at least 1/4 visible", visible >= 0.25), ("less than 1/4 visible", visible < 0.25)):
         n = int(mask.sum())
         if n == 0:
@@ -62,6 +58,17 @@ def main() -> None:
     wrong = collections.Counter(zip(truth[~right & answered], said[~right & answered], strict=True)).most_common(5)
     if wrong:
         print("  most frequent mistakes:", ", ".join(f"{a}→{b} ×{n}" for (a, b), n in wrong))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--edition", default="generic")
+    parser.add_argument("--scene-edition", default=None, help="render the scenes with another edition's faces")
+    parser.add_argument("--scenes", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=9001, help="scene seed (training used 21)")
+    args = parser.parse_args()
+    recogniser = FaceRecogniser.load(recogniser_path(args.edition))
+    measure(recogniser, scene_edition=args.scene_edition or args.edition, scenes=args.scenes, seed=args.seed)
 
 
 if __name__ == "__main__":

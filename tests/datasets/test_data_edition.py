@@ -5,13 +5,10 @@ import numpy as np
 import pytest
 
 from borne.cli import main
-from datasets.camera import Camera
 from datasets.edition import FACE_KEYS, load_edition
 from datasets.enrol import enrol_folder, find_card, straighten
 from datasets.errors import CardNotFoundError
-from datasets.faces import pyramid
-from datasets.scene import _warp_card
-from datasets.textures import SURFACE_MM, SURFACE_PX, pooled
+from datasets.photos import card_photo
 from scoring.cards import Card
 
 
@@ -41,19 +38,7 @@ def test_deck_sheet_has_106_cards(tmp_path):
 
 def photo_of(face: np.ndarray, seed: int, surface: str = "wood") -> np.ndarray:
     """A phone photo of one card at an angle on a textured table, made with the scene engine."""
-    rng = np.random.default_rng(seed)
-    cam = Camera(900, 1200, 60, 190, float(rng.uniform(15, 28)), float(rng.uniform(0, 360)), float(rng.uniform(-25, 25)), (0, 0))
-    hom = cam.homography()
-    mm = SURFACE_MM / SURFACE_PX
-    s = np.array([[mm, 0, -SURFACE_MM / 2], [0, -mm, SURFACE_MM / 2], [0, 0, 1.0]])
-    img = cv2.warpPerspective(np.ascontiguousarray(pooled(surface, seed % 6)), hom @ s, (900, 1200), borderMode=cv2.BORDER_REFLECT)
-    from datasets.arrangement import PlacedCard
-
-    placed = PlacedCard(Card.ROLL, (0.0, 0.0), float(rng.normal(0, 0.15)), None)
-    levels = pyramid(face)
-    idbuf = np.full(img.shape[:2], -2, np.int16)
-    _warp_card(img, idbuf, levels, hom @ placed.face_to_table(face.shape[1], face.shape[0]), 0, 1.0, 0.3)
-    return img
+    return card_photo(face, seed, surface)
 
 
 def small(a: np.ndarray) -> np.ndarray:
