@@ -19,6 +19,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "borne.commands.data",
     "borne.commands.vision",
     "borne.commands.train",
+    "borne.commands.replay",
 )
 """Modules with a ``register(subparsers)`` function, in the order their commands are listed."""
 

@@ -1,0 +1,172 @@
+"""Whole hands replayed through the live pipeline: exact records, phantom events, delay, speed, memory.
+
+    python bench/bench_replay.py [--hands 10] [--seed 31337] [--width 1280 --height 720] [--truth-detector] [--truth-ids]
+
+Renders held-out hands (seeds nobody trained or tuned on) with the data engine, replays each
+through the pipeline exactly as ``borne replay`` does, and compares with the hand's truth:
+
+- exact record: the final hand record (distance per value, safeties, coups fourrés, extension)
+  equals ``hand.json``; a wrong hand that raised a flag is counted apart (a person was warned);
+- phantom events: cards the pipeline counted that were never played, per hand;
+- missed events: distance and safety plays in ``events.json`` the pipeline never counted;
+- delay: frames and seconds (at the sequence's 10 frames per second, and at the pipeline's own
+  rate) from the frame a card landed to the frame the pipeline counted it;
+- frames per second and peak memory (RSS) of the replay itself.
+
+``--truth-detector`` replays the true boxes instead of running ``models/detector.onnx`` (the
+recogniser still reads every face); ``--truth-ids`` also replaces the recogniser with the true ids,
+which measures the reconciler alone. Without ``--truth-detector`` the trained detector must exist.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from datasets.scene import SceneSpec  # noqa: E402
+from datasets.sequence import FPS, generate_sequence  # noqa: E402
+from scoring.cards import Card  # noqa: E402
+from vision.frame_reader import FrameReader, FrameReading  # noqa: E402
+from vision.layout import TableLayout  # noqa: E402
+from vision.models import recogniser_path  # noqa: E402
+from vision.pipeline import Pipeline, run_source  # noqa: E402
+from vision.recogniser import FaceRecogniser, Reading  # noqa: E402
+from vision.replay_detector import TruthReplayDetector  # noqa: E402
+from vision.sources import FolderSource  # noqa: E402
+
+SCORED_PILES = ("distance", "safeties")
+
+
+class TruthIdRecogniser:
+    """Answers the true id of each box the truth detector gave (the reconciler alone is measured)."""
+
+    def __init__(self, detector: TruthReplayDetector) -> None:
+        self.detector = detector
+
+    def read(self, image: object, boxes: list[object]) -> list[Reading]:
+        ids = self.detector.cards_read
+        return [Reading(Card(ids[i]) if i < len(ids) else None, 0.99) for i in range(len(boxes))]
+
+
+def compare(out: dict, folder: Path) -> dict:
+    """How the replay's output differs from the sequence's truth."""
+    truth = json.loads((folder / "hand.json").read_text())
+    played = [e for e in json.loads((folder / "events.json").read_text()) if e["pile"] in SCORED_PILES]
+    record = out["hand"]
+    exact = (
+        {s["side"]: (s["distance"], s["safeties"]) for s in record["sides"]}
+        == {s["side"]: (s["distance"], s["safeties"]) for s in truth["sides"]}
+        and record["extension_called_by"] == truth["extension_called_by"]
+        and record["draw_pile_empty_at_finish"] == truth["draw_pile_empty_at_finish"]
+    )
+    facts = {s["side"]: (s["distance"], s["safeties"]) for s in record["sides"]} == {
+        s["side"]: (s["distance"], s["safeties"]) for s in truth["sides"]}
+    unmatched = list(played)
+    delays, phantoms = [], 0
+    for e in out["events"]:
+        match = next((t for t in unmatched if t["side"] == e["side"] and t["card"] == e["card"]
+                      and abs(t["frame"] - e["frame"]) <= 6), None)
+        if match is None:
+            phantoms += 1
+            continue
+        unmatched.remove(match)
+        delays.append(e["decided_frame"] - match["frame"])
+    return {"exact": exact, "facts": facts, "flagged": bool(out["flags"]), "phantoms": phantoms,
+            "missed": len(unmatched), "delays": delays, "plays": len(played)}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--hands", type=int, default=10)
+    ap.add_argument("--seed", type=int, default=31337, help="held-out: no test or tuning used seeds from here on")
+    ap.add_argument("--width", type=int, default=1280)
+    ap.add_argument("--height", type=int, default=720)
+    ap.add_argument("--sides", type=int, default=2, choices=(2, 3, 4))
+    ap.add_argument("--truth-detector", action="store_true", help="replay the true boxes instead of the trained detector")
+    ap.add_argument("--truth-ids", action="store_true", help="with --truth-detector: also the true ids (reconciler alone)")
+    ap.add_argument("--keep", metavar="DIR", default=None, help="render the hands into DIR and keep them")
+    args = ap.parse_args()
+    if args.truth_ids and not args.truth_detector:
+        ap.error("--truth-ids needs --truth-detector")
+    recogniser = FaceRecogniser.load(recogniser_path("generic"))
+    onnx = None
+    if not args.truth_detector:
+        from vision.detector import OnnxCardDetector
+        from vision.models import detector_path
+        from vision.tiling import TiledDetector
+
+        onnx = TiledDetector(OnnxCardDetector(detector_path()))
+    root = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="bench-replay-"))
+    rows = []
+    frames = 0
+    busy = 0.0
+    detector_seconds = 0.0
+    for h in range(args.hands):
+        folder = root / f"hand_{h:03d}"
+        if not (folder / "hand.json").is_file():
+            generate_sequence(folder, seed=args.seed + h, spec=SceneSpec(width=args.width, height=args.height),
+                              sides=args.sides, video=False, progress=False)
+        layout = TableLayout.from_file(folder / "layout.json")
+        before = None
+        if onnx is None:
+            truth = TruthReplayDetector(folder / "truth")
+            reader = FrameReader(truth, TruthIdRecogniser(truth) if args.truth_ids else recogniser)  # type: ignore[arg-type]
+            before = truth.seek
+        else:
+            reader = FrameReader(onnx, recogniser)
+        pipeline = Pipeline(reader, layout, before_read=before)
+        source = FolderSource(folder / "frames", fps=FPS)
+        if onnx is not None:
+            original = reader.detector.detect
+
+            def timed(image, _detect=original):  # type: ignore[no-untyped-def]
+                nonlocal detector_seconds
+                t0 = time.perf_counter()
+                found = _detect(image)
+                detector_seconds += time.perf_counter() - t0
+                return found
+
+            reader.detector.detect = timed  # type: ignore[method-assign]
+        t0 = time.perf_counter()
+        run_source(source, pipeline)
+        busy += time.perf_counter() - t0
+        frames += pipeline.frames
+        out = pipeline.replay_json()
+        out["events"] = [{**e.to_json(), "decided_frame": e.decided_frame} for e in pipeline.state.events]  # type: ignore[union-attr]
+        row = compare(out, folder)
+        rows.append(row)
+        mark = "exact" if row["exact"] else ("WRONG, flagged" if row["flagged"] else "WRONG, silent")
+        print(f"hand {h} (seed {args.seed + h}): {pipeline.frames} frames, {row['plays']} scored plays, {mark}, "
+              f"{row['phantoms']} phantom, {row['missed']} missed", file=sys.stderr)
+    n = len(rows)
+    delays = [d for r in rows for d in r["delays"]]
+    fps = frames / busy if busy else 0.0
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    mode = "truth boxes + true ids" if args.truth_ids else ("truth boxes + recogniser" if args.truth_detector else "detector.onnx + recogniser")
+    print(f"replay of {n} held-out hands (seeds {args.seed}–{args.seed + n - 1}), {args.width}×{args.height}, {args.sides} sides, {mode}")
+    print(f"  exact hand record: {sum(r['exact'] for r in rows)}/{n} ({sum(r['exact'] for r in rows) / n:.0%}); "
+          f"facts right (distance, safeties): {sum(r['facts'] for r in rows)}/{n}; "
+          f"wrong and silent (no flag): {sum(1 for r in rows if not r['exact'] and not r['flagged'])}")
+    print(f"  phantom events: {sum(r['phantoms'] for r in rows) / n:.2f} per hand "
+          f"(hands with any: {sum(1 for r in rows if r['phantoms'])}/{n}); "
+          f"missed plays: {sum(r['missed'] for r in rows)}/{sum(r['plays'] for r in rows)}")
+    if delays:
+        med = statistics.median(delays)
+        print(f"  delay landing → counted: median {med:g} frames = {med / FPS:.2f} s at the sequence's {FPS} frames/s, "
+              f"{med / fps if fps else float('nan'):.2f} s at the pipeline's {fps:.1f} frames/s; max {max(delays)} frames")
+    print(f"  speed: {fps:.2f} frames/s end to end over {frames} frames"
+          + (f"; the tiled detector alone {frames / detector_seconds:.2f} frames/s" if detector_seconds else ""))
+    print(f"  peak memory (RSS): {peak_mb:.0f} MB")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

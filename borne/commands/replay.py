@@ -1,0 +1,85 @@
+"""``borne replay``: run the live pipeline over a video file or a folder of frames (CONTRACT.md §6)."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "replay",
+        help="follow a recorded hand (a video file or a folder of frames) and print the hand reached",
+        description="Run the live camera pipeline over SOURCE (a video file, or a folder of JPEG/PNG frames "
+        "sorted by file name) as if it came from a camera, and print the hand state reached at the end as JSON: "
+        "per side the distance and safeties (as `borne detect` without cards), draw_pile, and the events, one per "
+        "card the pipeline decided was played; also the flags raised, a confidence per side and the hand record.",
+    )
+    p.add_argument("source", metavar="SOURCE")
+    p.add_argument("--layout", required=True, metavar="LAYOUT.json", help="the table layout (CONTRACT.md §4)")
+    p.add_argument("--edition", default="generic", help="deck edition (default: the built-in generic edition)")
+    p.add_argument("--goal", type=int, choices=(700, 1000), default=None,
+                   help="the hand's goal (default: 700 for 2 or 3 sides, 1000 otherwise)")
+    p.add_argument("--fps", type=float, default=10.0, help="frame rate of a folder of frames (default 10)")
+    p.add_argument("--truth-boxes", metavar="TRUTH_DIR", default=None,
+                   help="for testing: replay the true boxes of a rendered sequence (its truth/ folder) "
+                   "instead of running the trained detector")
+    p.add_argument("--progress", action="store_true", help="show a progress line on stderr")
+    p.set_defaults(func=_replay)
+
+
+def _replay(args: argparse.Namespace) -> int:
+    import json
+    import sys
+
+    from borne.commands import CommandError
+    from vision.frame_reader import FrameReader
+    from vision.layout import TableLayout
+    from vision.pipeline import Pipeline, run_source
+    from vision.sources import FolderSource, FrameSource, SourceError, open_source
+
+    if args.fps <= 0:
+        raise CommandError(f"--fps must be above 0, not {args.fps}")
+    layout = TableLayout.from_file(args.layout)
+    if len(layout.sides) < 2:
+        raise CommandError(f"{args.layout}: a hand needs at least two sides in the layout")
+    try:
+        source: FrameSource = open_source(args.source, replay=True)
+    except SourceError as e:
+        raise CommandError(str(e)) from None
+    if isinstance(source, FolderSource):
+        source.fps = args.fps
+    before = None
+    if args.truth_boxes is not None:
+        from vision.models import recogniser_path
+        from vision.recogniser import FaceRecogniser
+        from vision.replay_detector import TruthReplayDetector
+
+        detector = TruthReplayDetector(args.truth_boxes)
+        reader = FrameReader(detector, FaceRecogniser.load(recogniser_path(args.edition)))
+        before = detector.seek
+    else:
+        reader = FrameReader.from_models(args.edition)
+    pipeline = Pipeline(reader, layout, goal=args.goal, before_read=before)
+    warned = False
+
+    def report(result: object) -> None:
+        nonlocal warned
+        last = pipeline.last
+        if last is not None and last.reading.too_small and not warned:
+            warned = True
+            print(f"borne replay: cards are about {last.reading.typical_card_px:.0f} px long, too small to read "
+                  "reliably: move the camera closer or use a higher resolution", file=sys.stderr)
+        if args.progress and pipeline.frames % 10 == 0:
+            print(f"\rframe {pipeline.frames}  {pipeline.frames_per_second:.1f} frames/s", end="", file=sys.stderr)
+
+    with source:
+        run_source(source, pipeline, on_result=report)
+    if args.progress:
+        print(file=sys.stderr)
+    if pipeline.frames == 0:
+        raise CommandError(f"{args.source}: no frame could be read ({source.stats.corrupt} corrupt)")
+    out = pipeline.replay_json()
+    out["frames"] = pipeline.frames
+    out["corrupt_frames"] = source.stats.corrupt
+    print(json.dumps(out, ensure_ascii=False))
+    return 0

@@ -1,0 +1,216 @@
+"""The hand lifecycle: from a cleared table to a hand record, pending, then final.
+
+A hand starts on a cleared table (or with the first frame, when a source starts mid-hand). It
+ends when a side completes the trip, or when the draw pile is gone and nobody has played for a
+while. The finished hand is *pending*: its record waits for a person to confirm it, and becomes
+final by itself when the table is cleared for the next hand. In a 700-km hand, a side that
+reaches 700 and plays on has called the extension: the pending hand is taken back and play
+goes on to 1,000.
+
+Pure like the tracker: frames in, :class:`LifecycleEvent` values out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from scoring.hand import EXTENDED_GOAL, HandRecord
+from vision.reconcile import FrameObservations, HandState, HandTracker, PlayEvent, ReconcileSettings
+
+
+class Phase(Enum):
+    WAITING = "waiting"
+    """No hand yet: waiting for a cleared table."""
+    IN_PLAY = "in_play"
+    FINISHED = "finished"
+    """The hand is over and its record pending; waiting for the table to be cleared."""
+
+
+class Termination(Enum):
+    """How a hand ended."""
+
+    TRIP_COMPLETED = "trip_completed"
+    PLAY_STOPPED = "play_stopped"
+    """The draw pile was gone and nobody played for :attr:`LifecycleSettings.play_stopped_after_s`."""
+    TABLE_CLEARED = "table_cleared"
+    """The table was cleared before the camera saw the hand end."""
+    SOURCE_ENDED = "source_ended"
+
+
+@dataclass(frozen=True)
+class LifecycleSettings:
+    reconcile: ReconcileSettings = ReconcileSettings()
+    cleared_table_frames: int = 5
+    """A table counts as cleared after this many frames in a row with no face-up card in any side's
+    zone. Raising it keeps a hand from ending when everything is briefly hidden; lowering it starts
+    the next hand sooner."""
+    play_stopped_after_s: float = 20.0
+    """With the draw pile gone, the hand ends after this many seconds without a new card counted."""
+    start_on_first_frame: bool = True
+    """Start the first hand with the first frame instead of waiting for a cleared table (a source
+    that starts mid-hand, a replay)."""
+
+
+@dataclass(frozen=True)
+class PendingHand:
+    """A finished hand waiting to be confirmed (or already final)."""
+
+    number: int
+    """1 for the first hand the camera followed, then 2, …"""
+    record: HandRecord
+    termination: Termination
+    events: tuple[PlayEvent, ...]
+    final: bool = False
+    corrected: bool = False
+
+
+@dataclass(frozen=True)
+class LifecycleEvent:
+    """Something the display should hear about."""
+
+    kind: str
+    """``hand_started``, ``card_played``, ``flagged``, ``hand_pending``, ``hand_reopened``, ``hand_final``."""
+    frame: int
+    hand: int
+    play: PlayEvent | None = None
+    pending: PendingHand | None = None
+    message: str = ""
+
+
+@dataclass
+class HandLifecycle:
+    """Follows hands one after another over the frames of a source."""
+
+    sides: tuple[str, ...]
+    goal: int
+    settings: LifecycleSettings = field(default_factory=LifecycleSettings)
+
+    def __post_init__(self) -> None:
+        self.phase = Phase.WAITING
+        self.tracker: HandTracker | None = None
+        self.hand_number = 0
+        self.pending: PendingHand | None = None
+        self.finished: list[PendingHand] = []
+        """Hands made final, oldest first."""
+        self._empty_streak = 0
+        self._seen_events = 0
+        self._seen_flags = 0
+        self._frames = 0
+
+    # -- feeding ------------------------------------------------------------------------------
+
+    def update(self, frame: FrameObservations) -> list[LifecycleEvent]:
+        out: list[LifecycleEvent] = []
+        self._frames += 1
+        self._empty_streak = self._empty_streak + 1 if frame.table_empty else 0
+        cleared = self._empty_streak >= self.settings.cleared_table_frames
+        if self.phase is Phase.WAITING:
+            if cleared or (self._frames == 1 and self.settings.start_on_first_frame):
+                self._start(frame, out)
+            else:
+                return out
+        elif cleared and self.phase is Phase.FINISHED:
+            self._make_final(frame, out)
+            self._start(frame, out)
+        elif cleared and self.phase is Phase.IN_PLAY and self._has_cards():
+            self._finish(frame, Termination.TABLE_CLEARED, out)
+            self._make_final(frame, out)
+            self._start(frame, out)
+        assert self.tracker is not None
+        if self.phase is Phase.IN_PLAY or self._extension_may_come():
+            state = self.tracker.update(frame)
+            self._report(frame, state, out)
+            if self.phase is Phase.FINISHED and state.extension_called_by is not None:
+                self.phase, self.pending = Phase.IN_PLAY, None  # the side at 700 played on: the extension
+                out.append(LifecycleEvent("hand_reopened", frame.index, self.hand_number,
+                                          message=f"{state.extension_called_by} called the extension"))
+            if self.phase is Phase.IN_PLAY:
+                self._check_end(frame, state, out)
+        return out
+
+    def end_of_source(self, frame_index: int) -> list[LifecycleEvent]:
+        """The source ended: a hand in play becomes pending as it stands."""
+        out: list[LifecycleEvent] = []
+        if self.phase is Phase.IN_PLAY and self.tracker is not None:
+            self._finish_at(frame_index, Termination.SOURCE_ENDED, out)
+        return out
+
+    # -- people -------------------------------------------------------------------------------
+
+    def confirm(self) -> PendingHand | None:
+        """A person confirmed the pending hand: it is final."""
+        if self.pending is None:
+            return None
+        done = PendingHand(**{**self.pending.__dict__, "final": True})
+        self.finished.append(done)
+        self.pending = None
+        return done
+
+    def correct(self, record: HandRecord) -> None:
+        """A person's record wins: of the pending hand, else of the hand in play (the tracker goes on from it)."""
+        record.validate()
+        if self.pending is not None:
+            self.pending = PendingHand(self.pending.number, record, self.pending.termination, self.pending.events,
+                                       corrected=True)
+        elif self.tracker is not None:
+            self.tracker.correct(record)
+            self._seen_flags = 0
+
+    # -- reading ------------------------------------------------------------------------------
+
+    @property
+    def state(self) -> HandState | None:
+        """The current hand's state (the pending one once finished)."""
+        return self.tracker.state() if self.tracker is not None else None
+
+    # -- internals ----------------------------------------------------------------------------
+
+    def _start(self, frame: FrameObservations, out: list[LifecycleEvent]) -> None:
+        self.hand_number += 1
+        self.tracker = HandTracker(self.sides, goal=self.goal, settings=self.settings.reconcile)
+        self.phase = Phase.IN_PLAY
+        self._seen_events = self._seen_flags = 0
+        out.append(LifecycleEvent("hand_started", frame.index, self.hand_number))
+
+    def _has_cards(self) -> bool:
+        state = self.tracker.state() if self.tracker is not None else None
+        return state is not None and any(sum(s.distance.values()) or s.safeties for s in state.sides)
+
+    def _extension_may_come(self) -> bool:
+        return (self.phase is Phase.FINISHED and self.pending is not None and self.goal != EXTENDED_GOAL
+                and self.tracker is not None and self.tracker.extension_called_by is None
+                and self.pending.termination is Termination.TRIP_COMPLETED)
+
+    def _report(self, frame: FrameObservations, state: HandState, out: list[LifecycleEvent]) -> None:
+        for e in state.events[self._seen_events:]:
+            out.append(LifecycleEvent("card_played", frame.index, self.hand_number, play=e))
+        self._seen_events = len(state.events)
+        for f in state.flags[self._seen_flags:]:
+            out.append(LifecycleEvent("flagged", frame.index, self.hand_number, message=f"{f.side}: {f.message}"))
+        self._seen_flags = len(state.flags)
+
+    def _check_end(self, frame: FrameObservations, state: HandState, out: list[LifecycleEvent]) -> None:
+        assert self.tracker is not None
+        if state.completer is not None:
+            self._finish(frame, Termination.TRIP_COMPLETED, out)
+            return
+        last = self.tracker.last_play_time
+        if not state.draw_pile and last is not None and frame.time - last >= self.settings.play_stopped_after_s:
+            self._finish(frame, Termination.PLAY_STOPPED, out)
+
+    def _finish(self, frame: FrameObservations, how: Termination, out: list[LifecycleEvent]) -> None:
+        self._finish_at(frame.index, how, out)
+
+    def _finish_at(self, frame_index: int, how: Termination, out: list[LifecycleEvent]) -> None:
+        assert self.tracker is not None
+        state = self.tracker.state()
+        record = state.record(draw_pile_empty_at_finish=not state.draw_pile)
+        self.pending = PendingHand(self.hand_number, record, how, state.events)
+        self.phase = Phase.FINISHED
+        out.append(LifecycleEvent("hand_pending", frame_index, self.hand_number, pending=self.pending))
+
+    def _make_final(self, frame: FrameObservations, out: list[LifecycleEvent]) -> None:
+        done = self.confirm()
+        if done is not None:
+            out.append(LifecycleEvent("hand_final", frame.index, done.number, pending=done))

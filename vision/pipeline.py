@@ -1,0 +1,111 @@
+"""The live pipeline: a frame in, the hand's state out (frame reader → census → tracker → lifecycle).
+
+The same object serves ``borne replay`` (every frame of a file, in order) and ``borne run``
+(the newest frame of a camera, in a thread).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from vision.census import TableCensus, take_census
+from vision.frame_reader import FrameReader, FrameReading
+from vision.layout import TableLayout
+from vision.lifecycle import HandLifecycle, LifecycleEvent, LifecycleSettings
+from vision.reconcile import HandState, observations_from_census
+from vision.sources import Frame, FrameSource
+
+
+def default_goal(sides: int) -> int:
+    """700 km for the classic 2- and 3-side games, 1,000 otherwise (RULES.md)."""
+    return 700 if sides in (2, 3) else 1000
+
+
+@dataclass(frozen=True)
+class FrameResult:
+    """What the pipeline made of one frame."""
+
+    frame: Frame
+    reading: FrameReading
+    census: TableCensus
+    events: tuple[LifecycleEvent, ...]
+    seconds: float
+    """Wall-clock time spent on the frame."""
+
+
+class Pipeline:
+    """Reads frames and follows the hands on one table."""
+
+    def __init__(self, reader: FrameReader, layout: TableLayout, *, goal: int | None = None,
+                 settings: LifecycleSettings = LifecycleSettings(),
+                 before_read: Callable[[Frame], None] | None = None) -> None:
+        self.reader = reader
+        self.layout = layout
+        sides = tuple(s.side for s in layout.sides)
+        if len(sides) < 2:
+            raise ValueError("the layout needs at least two sides to follow a hand")
+        self.lifecycle = HandLifecycle(sides, goal if goal is not None else default_goal(len(sides)), settings)
+        self.before_read = before_read
+        self.frames = 0
+        self.last: FrameResult | None = None
+        self.log: list[LifecycleEvent] = []
+        self._last_index = -1
+        self._busy = 0.0
+
+    def process(self, frame: Frame) -> FrameResult:
+        started = time.perf_counter()
+        if self.before_read is not None:
+            self.before_read(frame)
+        reading = self.reader.read(frame.image)
+        census = take_census(list(reading.sightings), self.layout)
+        observed = observations_from_census(census, self.layout, index=frame.index, time=frame.time)
+        events = tuple(self.lifecycle.update(observed))
+        self.log.extend(events)
+        self.frames += 1
+        self._last_index = frame.index
+        seconds = time.perf_counter() - started
+        self._busy += seconds
+        self.last = FrameResult(frame, reading, census, events, seconds)
+        return self.last
+
+    def finish(self) -> list[LifecycleEvent]:
+        """The source ended: the hand in play becomes pending as it stands."""
+        events = self.lifecycle.end_of_source(self._last_index)
+        self.log.extend(events)
+        return events
+
+    @property
+    def frames_per_second(self) -> float:
+        return self.frames / self._busy if self._busy > 0 else 0.0
+
+    @property
+    def state(self) -> HandState | None:
+        return self.lifecycle.state
+
+    def replay_json(self) -> dict[str, Any]:
+        """The hand state reached, as ``borne replay`` prints it (CONTRACT §6)."""
+        state = self.state
+        if state is None:
+            sides = [{"side": s.side, "distance": {"25": 0, "50": 0, "75": 0, "100": 0, "200": 0}, "safeties": {}}
+                     for s in self.layout.sides]
+            return {"sides": sides, "draw_pile": False, "events": [], "flags": []}
+        out = state.to_json()
+        pending = self.lifecycle.pending
+        out["hand"] = (pending.record if pending is not None else state.record(
+            draw_pile_empty_at_finish=not state.draw_pile)).to_json()
+        return out
+
+
+def run_source(source: FrameSource, pipeline: Pipeline, *, on_result: Callable[[FrameResult], None] | None = None,
+               should_stop: Callable[[], bool] | None = None) -> None:
+    """Feed every frame of ``source`` to ``pipeline`` until it ends (or ``should_stop``), then finish."""
+    for frame in source.frames():
+        result = pipeline.process(frame)
+        if on_result is not None:
+            on_result(result)
+        if should_stop is not None and should_stop():
+            break
+    pipeline.finish()

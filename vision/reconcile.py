@@ -1,0 +1,592 @@
+"""Reconciliation: per-frame observations of the table fused into the state of the hand.
+
+One frame can be wrong; a hand must not be. A card counts once it has been seen consistently
+(a vote over the last few frames), and from then on it stays counted whether or not it is seen:
+a hand reaching over a column hides cards, it does not take them back. Cards are told apart by
+where they lie (the middle of a card's top edge, which stays visible in an overlapping column),
+so a card laid at the bottom of a column whose upper cards are hidden is still a new card.
+
+Evidence that would break a rule of the game (past the goal, a third 200, more copies than the
+deck has, a safety on two sides) is not applied: it is collected in :attr:`HandTracker.flags`
+for a person to look at, as a PGN reader collects its errors. A person's correction always wins
+and the tracker goes on counting from it.
+
+The tracker is pure: frames in (:class:`FrameObservations`), state out; no I/O, no clock.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from scoring.cards import DECK_COUNTS, DISTANCE_VALUES, MAX_200S_PER_HAND, Card
+from scoring.hand import EXTENDED_GOAL, GOALS, HandRecord, SafetyPlay, SideRecord
+from vision.census import TableCensus
+from vision.layout import TableLayout
+from vision.sideways import majority_axis
+
+EXTENSION_AT = min(GOALS)
+"""In a 700-km hand, the side that reaches exactly this may call the extension to 1,000."""
+
+
+@dataclass(frozen=True)
+class ReconcileSettings:
+    """How much evidence the tracker wants before it believes a card was played."""
+
+    minimum_frames_seen: int = 3
+    """A new card counts once it was seen in this many of the last :attr:`vote_window_frames` frames.
+    Raising it rejects more flicker and wrong readings but delays each play on the display;
+    lowering it shows plays sooner and lets brief misreadings through as phantom cards."""
+    vote_window_frames: int = 5
+    """The frames the vote looks back over. Wider tolerates a card hidden now and then while it
+    settles (a hand still over it); narrower forgets a half-seen card sooner."""
+    minimum_confidence: float = 0.3
+    """Sightings less sure than this (detector times recogniser) do not vote at all."""
+    same_card_radius: float = 0.18
+    """Two sightings of one card id on one side whose top edges are closer than this share of a
+    card's length are the same card. It must stay under the step of an overlapping column
+    (20–30 mm of an 87 mm card); raising it merges a new card in a column into the one above it,
+    lowering it makes a card nudged a little count twice (see :attr:`moved_card_radius`)."""
+    moved_card_radius: float = 0.8
+    """A newly confirmed card lying within this share of a card's length of a counted card of the
+    same id that has not been seen since, is that card moved (knocked askew), not a new one,
+    unless it lies exactly one column step below it."""
+    draw_pile_frames: int = 5
+    """The draw pile is believed gone (or back) after this many frames in a row that say so."""
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.minimum_frames_seen <= self.vote_window_frames:
+            raise ValueError(
+                f"minimum_frames_seen must be 1 to vote_window_frames ({self.vote_window_frames}), "
+                f"not {self.minimum_frames_seen}"
+            )
+        if not 0 < self.same_card_radius < self.moved_card_radius:
+            raise ValueError("same_card_radius must be above 0 and below moved_card_radius")
+        if self.draw_pile_frames < 1:
+            raise ValueError(f"draw_pile_frames must be at least 1, not {self.draw_pile_frames}")
+
+
+# -- what the tracker is fed --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Observation:
+    """One face-up card read in one side's zone in one frame."""
+
+    side: str
+    card: Card
+    sideways: bool
+    anchor: tuple[float, float]
+    """The middle of the card's top edge in pixels (the edge an overlapping card leaves visible)."""
+    confidence: float
+
+
+@dataclass(frozen=True)
+class FrameObservations:
+    """Everything the tracker needs from one frame."""
+
+    index: int
+    """The frame's number in its source (0, 1, …)."""
+    time: float
+    """Seconds since the source started."""
+    cards: tuple[Observation, ...]
+    draw_pile: bool
+    """A face-down draw pile was seen."""
+    card_length_px: float | None = None
+    """A full card's long side in this frame, in pixels; ``None`` when no card was seen."""
+    up: tuple[tuple[str, tuple[float, float] | None], ...] = ()
+    """Each side's up direction (bottom edge to top edge of a normally laid card)."""
+
+    @property
+    def table_empty(self) -> bool:
+        """No face-up card in any side's zone."""
+        return not self.cards
+
+
+def observations_from_census(census: TableCensus, layout: TableLayout, *, index: int, time: float) -> FrameObservations:
+    """The tracker's view of one frame's census: each readable card's id, side, anchor and sideways."""
+    cards: list[Observation] = []
+    lengths: list[float] = []
+    ups: list[tuple[str, tuple[float, float] | None]] = []
+    for side in census.sides:
+        zone = layout.zone_of(side.side)
+        up_vec = zone.up
+        if up_vec is None:
+            axis = majority_axis([c.sighting.corners for c in side.cards])
+            up_vec = (float(axis[0]), float(axis[1])) if axis is not None else None
+        ups.append((side.side, up_vec))
+        for placed in side.cards:
+            s = placed.sighting
+            corners = np.asarray(s.corners, dtype=np.float64)
+            edges = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
+            lengths.append(float(edges.max()))
+            if s.card is None:
+                continue
+            cards.append(Observation(side.side, s.card, placed.sideways, top_edge_anchor(corners, up_vec), float(s.confidence)))
+    # full cards show their long side; strips of a column show the short one: the upper quantile is a full card
+    length = float(np.percentile(lengths, 90)) if lengths else None
+    return FrameObservations(index, time, tuple(cards), census.draw_pile, length, tuple(ups))
+
+
+def top_edge_anchor(corners: NDArray[np.float64], up: tuple[float, float] | None) -> tuple[float, float]:
+    """The middle of the box edge lying furthest along ``up`` (the box's centre without an up).
+
+    >>> top_edge_anchor(np.array([[0., 0.], [56., 0.], [56., 87.], [0., 87.]]), (0.0, -1.0))
+    (28.0, 0.0)
+    """
+    if up is None:
+        c = corners.mean(axis=0)
+        return float(c[0]), float(c[1])
+    mids = (corners + np.roll(corners, -1, axis=0)) / 2
+    best = mids[int(np.argmax(mids @ np.asarray(up, dtype=np.float64)))]
+    return float(best[0]), float(best[1])
+
+
+# -- what the tracker says ------------------------------------------------------------------
+
+
+class FlagReason(Enum):
+    """Why a card seen consistently was not counted."""
+
+    PAST_GOAL = "past_goal"
+    THIRD_200 = "third_200"
+    DECK_COUNT = "deck_count"
+    SAFETY_TWICE = "safety_twice"
+    AFTER_TRIP = "after_trip"
+
+
+@dataclass(frozen=True)
+class PlayEvent:
+    """A card the tracker decided was played."""
+
+    frame: int
+    """The frame in which the card was first seen (when it landed)."""
+    time: float
+    side: str
+    card: Card
+    sideways: bool
+    decided_frame: int
+    """The frame in which the vote counted it (``decided_frame - frame`` is the delay in frames)."""
+    decided_time: float
+    confidence: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"frame": self.frame, "side": self.side, "card": self.card.value, "sideways": self.sideways}
+
+
+@dataclass(frozen=True)
+class Flag:
+    """Evidence a person should look at: a card seen consistently that would break a rule."""
+
+    frame: int
+    time: float
+    side: str
+    card: Card
+    reason: FlagReason
+    message: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"frame": self.frame, "side": self.side, "card": self.card.value, "reason": self.reason.value,
+                "message": self.message}
+
+
+@dataclass(frozen=True)
+class SideState:
+    """What one side has played so far in the hand, as the tracker believes it."""
+
+    side: str
+    distance: dict[int, int]
+    safeties: dict[Card, SafetyPlay]
+    confidence: float
+    """0–1: how sure the tracker is of this side (lower while a card is half seen or a flag is open)."""
+
+    @property
+    def km(self) -> int:
+        return sum(km * n for km, n in self.distance.items())
+
+    def to_json(self) -> dict[str, Any]:
+        return {"side": self.side, "distance": {str(km): n for km, n in self.distance.items()},
+                "safeties": {c.value: p.value for c, p in self.safeties.items()}}
+
+
+@dataclass(frozen=True)
+class HandState:
+    """The hand as the tracker believes it after some frame."""
+
+    goal: int
+    extension_called_by: str | None
+    sides: tuple[SideState, ...]
+    draw_pile: bool
+    events: tuple[PlayEvent, ...]
+    flags: tuple[Flag, ...]
+
+    @property
+    def effective_goal(self) -> int:
+        return EXTENDED_GOAL if self.extension_called_by is not None else self.goal
+
+    @property
+    def completer(self) -> str | None:
+        """The side whose distance equals the goal now in force, if any."""
+        return next((s.side for s in self.sides if s.km == self.effective_goal), None)
+
+    def record(self, *, draw_pile_empty_at_finish: bool = False) -> HandRecord:
+        """The hand record of this state, validated by the scoring core.
+
+        :raises IllegalHandError: never for a state the tracker built itself (it applies only legal plays).
+        """
+        record = HandRecord(
+            goal=self.goal,
+            sides=tuple(SideRecord(s.side, dict(s.distance), dict(s.safeties)) for s in self.sides),
+            draw_pile_empty_at_finish=draw_pile_empty_at_finish,
+            extension_called_by=self.extension_called_by,
+        )
+        record.validate()
+        return record
+
+    def to_json(self) -> dict[str, Any]:
+        """``borne replay``'s form (CONTRACT §6): ``detect`` without cards, plus events, flags and confidences."""
+        return {
+            "sides": [s.to_json() for s in self.sides],
+            "draw_pile": self.draw_pile,
+            "events": [e.to_json() for e in self.events],
+            "flags": [f.to_json() for f in self.flags],
+            "confidence": {s.side: round(s.confidence, 3) for s in self.sides},
+        }
+
+
+# -- the tracker ----------------------------------------------------------------------------
+
+
+@dataclass
+class _Slot:
+    """A card the tracker knows lies on the table (counted), or one it decided not to count."""
+
+    side: str
+    card: Card
+    anchor: NDArray[np.float64] | None
+    """``None`` for a card added by a person's correction (its place is not known)."""
+    sideways: bool
+    arrived: int
+    last_seen: int
+    counted: bool
+    confidence: float
+
+
+@dataclass
+class _Candidate:
+    """A card seen lately that has not yet won its vote."""
+
+    side: str
+    card: Card
+    anchor: NDArray[np.float64]
+    first_frame: int
+    first_time: float
+    hits: list[int] = field(default_factory=list)
+    sideways_votes: list[bool] = field(default_factory=list)
+    confidences: list[float] = field(default_factory=list)
+
+
+class HandTracker:
+    """Fuses frames into the state of one hand. Feed it frames in order with :meth:`update`.
+
+    >>> tracker = HandTracker(("North", "South"), goal=1000)
+    >>> for i in range(3):
+    ...     state = tracker.update(FrameObservations(i, i / 10, (Observation("North", Card.DISTANCE_100, False, (50.0, 20.0), 0.9),), True))
+    >>> state.sides[0].distance[100], [e.frame for e in state.events]
+    (1, [0])
+    """
+
+    def __init__(self, sides: tuple[str, ...], *, goal: int, settings: ReconcileSettings = ReconcileSettings()) -> None:
+        if goal not in GOALS:
+            raise ValueError(f"a goal is 700 or 1000, not {goal}")
+        self.side_names = tuple(sides)
+        self.goal = goal
+        self.settings = settings
+        self.extension_called_by: str | None = None
+        self.reached_700_at: tuple[str, int] | None = None
+        """The side that first reached exactly 700 in a 700-km hand, and the frame its card landed."""
+        self._slots: list[_Slot] = []
+        self._candidates: list[_Candidate] = []
+        self._events: list[PlayEvent] = []
+        self._flags: list[Flag] = []
+        self._card_length: float | None = None
+        self._ups: dict[str, tuple[float, float] | None] = {}
+        self._pile_seen = True
+        self._pile_streak = 0
+        self.frames = 0
+        self.last_play_time: float | None = None
+        """When the last counted card (of any kind) landed, in source seconds."""
+        self.last_frame: FrameObservations | None = None
+
+    # -- feeding ----------------------------------------------------------------------
+
+    def update(self, frame: FrameObservations) -> HandState:
+        """Take one frame's observations into account; returns the new state."""
+        s = self.settings
+        self.frames += 1
+        self.last_frame = frame
+        if frame.card_length_px:
+            self._card_length = frame.card_length_px if self._card_length is None else 0.8 * self._card_length + 0.2 * frame.card_length_px
+        self._ups.update(dict(frame.up))
+        self._update_draw_pile(frame.draw_pile)
+        length = self._card_length or 80.0
+        same = s.same_card_radius * length
+        seen = [o for o in frame.cards if o.confidence >= s.minimum_confidence]
+        for key in sorted({(o.side, o.card.value) for o in seen}):
+            side, card = key[0], Card(key[1])
+            obs = [o for o in seen if o.side == side and o.card is card]
+            points = [np.asarray(o.anchor, dtype=np.float64) for o in obs]
+            slots = [sl for sl in self._slots if sl.side == side and sl.card is card and sl.anchor is not None]
+            left = _match(points, [sl.anchor for sl in slots], same)  # type: ignore[misc]
+            for i, j in left.pairs:
+                slots[j].anchor = points[i]
+                slots[j].last_seen = frame.index
+            cands = [c for c in self._candidates if c.side == side and c.card is card]
+            free = left.unmatched
+            more = _match([points[i] for i in free], [c.anchor for c in cands], same)
+            for a, j in more.pairs:
+                o = obs[free[a]]
+                c = cands[j]
+                c.anchor = points[free[a]]
+                c.hits.append(frame.index)
+                c.sideways_votes.append(o.sideways)
+                c.confidences.append(o.confidence)
+            for a in more.unmatched:
+                o = obs[free[a]]
+                self._candidates.append(
+                    _Candidate(side, card, points[free[a]], frame.index, frame.time, [frame.index], [o.sideways], [o.confidence])
+                )
+        window_start = frame.index - s.vote_window_frames + 1
+        still: list[_Candidate] = []
+        for c in sorted(self._candidates, key=lambda c: (c.first_frame, c.side, c.card.value)):
+            votes = sum(1 for h in c.hits if h >= window_start)
+            if votes >= s.minimum_frames_seen:
+                self._decide(c, frame)
+            elif c.hits[-1] >= window_start:
+                still.append(c)
+        self._candidates = still
+        return self.state()
+
+    def _update_draw_pile(self, seen: bool) -> None:
+        if seen == self._pile_seen:
+            self._pile_streak = 0
+            return
+        self._pile_streak += 1
+        if self._pile_streak >= self.settings.draw_pile_frames:
+            self._pile_seen, self._pile_streak = seen, 0
+
+    # -- deciding -------------------------------------------------------------------------
+
+    def _decide(self, c: _Candidate, frame: FrameObservations) -> None:
+        sideways = sum(c.sideways_votes) * 2 > len(c.sideways_votes)
+        confidence = float(np.mean(c.confidences)) * min(1.0, len(c.hits) / self.settings.vote_window_frames + 0.4)
+        moved = self._moved_from(c)
+        if moved is not None:
+            moved.anchor, moved.sideways, moved.last_seen = c.anchor, sideways, frame.index
+            return
+        problem = self._rule_broken(c.side, c.card, c.first_frame)
+        slot = _Slot(c.side, c.card, c.anchor, sideways, c.first_frame, frame.index, problem is None, confidence)
+        self._slots.append(slot)
+        if problem is not None:
+            reason, message = problem
+            self._flags.append(Flag(frame.index, frame.time, c.side, c.card, reason, message))
+            return
+        self._apply_extension(c.side, c.card, c.first_frame)
+        if self.last_play_time is None or c.first_time > self.last_play_time:
+            self.last_play_time = c.first_time
+        if c.card.is_distance or c.card.is_safety:
+            self._events.append(
+                PlayEvent(c.first_frame, c.first_time, c.side, c.card, sideways, frame.index, frame.time, confidence)
+            )
+            self._events.sort(key=lambda e: (e.frame, e.side, e.card.value))
+
+    def _moved_from(self, c: _Candidate) -> _Slot | None:
+        """The counted card this candidate is, moved (knocked askew), if any."""
+        length = self._card_length or 80.0
+        best: tuple[float, _Slot] | None = None
+        for sl in self._slots:
+            if sl.side != c.side or sl.card is not c.card or sl.anchor is None or sl.last_seen >= c.first_frame:
+                continue
+            d = c.anchor - sl.anchor
+            dist = float(np.linalg.norm(d)) / length
+            if c.card.is_safety or dist <= self.settings.moved_card_radius and not self._column_step(c.side, d):
+                if best is None or dist < best[0]:
+                    best = (dist, sl)
+        return best[1] if best is not None else None
+
+    def _column_step(self, side: str, d: NDArray[np.float64]) -> bool:
+        """Whether ``d`` goes from one card of a column to the next one laid over it (towards the player)."""
+        up = self._ups.get(side)
+        if up is None:
+            return False
+        length = self._card_length or 80.0
+        u = np.asarray(up, dtype=np.float64)
+        along = float(-d @ u) / length
+        across = abs(float(d[0] * u[1] - d[1] * u[0])) / length
+        return 0.12 <= along <= 0.6 and across <= 0.2
+
+    def _rule_broken(self, side: str, card: Card, arrived: int) -> tuple[FlagReason, str] | None:
+        counted = [sl for sl in self._slots if sl.counted]
+        on_table = sum(1 for sl in counted if sl.card is card)
+        if on_table + 1 > DECK_COUNTS[card]:
+            return FlagReason.DECK_COUNT, f"the deck has only {DECK_COUNTS[card]} {card.title}, this would be one more"
+        if card.is_safety:
+            owner = next((sl.side for sl in counted if sl.card is card), None)
+            if owner is not None:
+                return FlagReason.SAFETY_TWICE, f"{card.title} exists once and {owner} already has it"
+            return None
+        if not card.is_distance:
+            return None
+        mine = [sl for sl in counted if sl.side == side and sl.card.is_distance]
+        if card is Card.DISTANCE_200 and sum(1 for sl in mine if sl.card is card) >= MAX_200S_PER_HAND:
+            return FlagReason.THIRD_200, f"{side} already has {MAX_200S_PER_HAND} 200s"
+        km = sum(sl.card.km for sl in mine)
+        done = self._completer()
+        if done is not None and not self._extension_possible(done, arrived):
+            return FlagReason.AFTER_TRIP, f"{done} already completed the trip"
+        goal = self._goal_after(side, arrived)
+        if km + card.km > goal:
+            return FlagReason.PAST_GOAL, f"{side} has {km} km; {card.km} more passes the goal of {goal} km"
+        return None
+
+    def _goal_after(self, side: str, arrived: int) -> int:
+        """The goal a card landing at ``arrived`` is checked against (1,000 once the extension is or gets called)."""
+        if self.goal == EXTENDED_GOAL or self.extension_called_by is not None:
+            return EXTENDED_GOAL
+        if self.reached_700_at is not None and arrived > self.reached_700_at[1]:
+            return EXTENDED_GOAL  # play went on after 700 was reached: the extension was called
+        return self.goal
+
+    def _extension_possible(self, completer: str, arrived: int) -> bool:
+        return (self.goal == EXTENSION_AT and self.extension_called_by is None and self.reached_700_at is not None
+                and arrived > self.reached_700_at[1])
+
+    def _completer(self) -> str | None:
+        goal = EXTENDED_GOAL if self.extension_called_by is not None else self.goal
+        for name in self.side_names:
+            if self._km(name) == goal:
+                return name
+        return None
+
+    def _km(self, side: str) -> int:
+        return sum(sl.card.km for sl in self._slots if sl.counted and sl.side == side and sl.card.is_distance)
+
+    def _apply_extension(self, side: str, card: Card, arrived: int) -> None:
+        if self.goal != EXTENSION_AT or self.extension_called_by is not None:
+            return
+        if self.reached_700_at is not None and arrived > self.reached_700_at[1]:
+            # any play after a side reached 700 means that side went on: it called the extension
+            self.extension_called_by = self.reached_700_at[0]
+        elif card.is_distance and self._km(side) == EXTENSION_AT and self.reached_700_at is None:
+            self.reached_700_at = (side, arrived)
+
+    # -- people -----------------------------------------------------------------------------
+
+    def correct(self, record: HandRecord) -> HandState:
+        """A person's record of the hand so far replaces the tracker's counts; counting goes on from it.
+
+        Cards the person removed stay known (so their sightings do not count them again); cards
+        the person added are counted without a place on the table. Open flags are settled.
+
+        :raises IllegalHandError: the corrected record breaks a rule (the core's own check).
+        """
+        record.validate()
+        if record.goal != self.goal:
+            self.goal = record.goal
+        for side in record.sides:
+            if side.side not in self.side_names:
+                raise ValueError(f"{side.side!r} is not a side of this table")
+        for name in self.side_names:
+            want = _wanted_counts(record, name)
+            for card, n in want.items():
+                mine = [sl for sl in self._slots if sl.side == name and sl.card is card and sl.counted]
+                if len(mine) > n:
+                    for sl in sorted(mine, key=lambda sl: (sl.confidence, sl.arrived))[: len(mine) - n]:
+                        sl.counted = False
+                elif len(mine) < n:
+                    # a card the camera missed: bring back one it had refused, else one without a place
+                    refused = [sl for sl in self._slots if sl.side == name and sl.card is card and not sl.counted]
+                    for k in range(n - len(mine)):
+                        if k < len(refused):
+                            refused[k].counted = True
+                        else:
+                            self._slots.append(_Slot(name, card, None, False, -1, -1, True, 1.0))
+            for sl in self._slots:
+                if sl.side == name and sl.card.is_safety and sl.counted:
+                    sl.sideways = record.side(name).safeties.get(sl.card) is SafetyPlay.COUP_FOURRE
+        counted = {(sl.side, sl.card, sl.arrived) for sl in self._slots if sl.counted}
+        self._events = [e for e in self._events if (e.side, e.card, e.frame) in counted]
+        self._candidates.clear()
+        self._flags.clear()
+        self.extension_called_by = record.extension_called_by
+        return self.state()
+
+    # -- reading --------------------------------------------------------------------------
+
+    def state(self) -> HandState:
+        sides = []
+        for name in self.side_names:
+            counted = [sl for sl in self._slots if sl.side == name and sl.counted]
+            distance = {km: 0 for km in DISTANCE_VALUES}
+            safeties: dict[Card, SafetyPlay] = {}
+            for sl in counted:
+                if sl.card.is_distance:
+                    distance[sl.card.km] += 1
+                elif sl.card.is_safety:
+                    safeties[sl.card] = SafetyPlay.COUP_FOURRE if sl.sideways else SafetyPlay.PLAYED
+            sides.append(SideState(name, distance, safeties, self._confidence(name, counted)))
+        return HandState(self.goal, self.extension_called_by, tuple(sides), self._pile_seen, tuple(self._events),
+                         tuple(self._flags))
+
+    def _confidence(self, side: str, counted: list[_Slot]) -> float:
+        """The least sure scoring card of the side, halved by an open flag, lowered while a card is half seen."""
+        scoring = [sl.confidence for sl in counted if sl.card.is_distance or sl.card.is_safety]
+        value = min(scoring) if scoring else 1.0
+        if any(f.side == side for f in self._flags):
+            value *= 0.5
+        if any(c.side == side and (c.card.is_distance or c.card.is_safety) for c in self._candidates):
+            value *= 0.8
+        return max(0.0, min(1.0, value))
+
+
+def _wanted_counts(record: HandRecord, side: str) -> dict[Card, int]:
+    from scoring.cards import DISTANCE_CARD_OF_KM, SAFETIES
+
+    s = record.side(side)
+    out = {DISTANCE_CARD_OF_KM[km]: n for km, n in s.distance.items()}
+    for safety in SAFETIES:
+        out[safety] = 1 if safety in s.safeties else 0
+    return out
+
+
+@dataclass(frozen=True)
+class _Matching:
+    pairs: list[tuple[int, int]]
+    unmatched: list[int]
+    """Indices of the points that matched nothing."""
+
+
+def _match(points: list[NDArray[np.float64]], targets: list[NDArray[np.float64]], radius: float) -> _Matching:
+    """Greedy one-to-one matching of points to targets, nearest pairs first, within ``radius``."""
+    if not points:
+        return _Matching([], [])
+    if not targets:
+        return _Matching([], list(range(len(points))))
+    d = np.linalg.norm(np.asarray(points)[:, None, :] - np.asarray(targets)[None, :, :], axis=2)
+    pairs: list[tuple[int, int]] = []
+    used_p: set[int] = set()
+    used_t: set[int] = set()
+    for flat in np.argsort(d, axis=None):
+        i, j = divmod(int(flat), len(targets))
+        if d[i, j] > radius:
+            break
+        if i in used_p or j in used_t:
+            continue
+        pairs.append((i, j))
+        used_p.add(i)
+        used_t.add(j)
+    return _Matching(pairs, [i for i in range(len(points)) if i not in used_p])

@@ -1,0 +1,465 @@
+"""Where frames come from: a webcam, a video file, a stream URL, a folder of images, or the demo.
+
+File and folder sources deliver every frame in order, deterministically (``borne replay``).
+Live sources (webcam, stream) run a capture thread that keeps only the newest frame: a slow
+pipeline skips frames, it never queues them. When a camera stops delivering, the source says so,
+reopens it with a growing pause between tries, and counts the reconnections. Frames that cannot
+be decoded are skipped and counted.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.errors import VisionError
+
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
+DEFAULT_FPS = 10.0
+"""The frame rate assumed for a folder of frames (and for a video that does not say)."""
+
+
+class SourceError(VisionError):
+    """A source that cannot be opened (no such file, not a video, an empty folder, a bad URL)."""
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One picture of the table."""
+
+    index: int
+    """0, 1, … in the order the source delivered them (skipped frames leave gaps in live sources)."""
+    time: float
+    """Seconds since the source started (the video's own clock for files)."""
+    image: NDArray[np.uint8] = field(repr=False)
+    """BGR pixels ``(H, W, 3)``."""
+    name: str = ""
+    """The file the frame was read from, for folder and demo sources ("" otherwise)."""
+
+
+@dataclass
+class SourceStats:
+    """What a source has been through; read it at any time (it is updated by the capture thread)."""
+
+    frames: int = 0
+    """Frames delivered to the pipeline."""
+    corrupt: int = 0
+    """Frames that could not be decoded and were skipped."""
+    dropped: int = 0
+    """Frames a live source replaced by a newer one before the pipeline took them."""
+    reconnects: int = 0
+    """Times a live source reopened its camera after losing it."""
+    connected: bool = False
+    message: str = ""
+    """The latest news for people ("camera lost, reconnecting in 2 s")."""
+
+
+class FrameSource(ABC):
+    """An iterable of frames with statistics; close it when done."""
+
+    live: bool = False
+    """Live sources drop frames to stay current; file sources deliver every frame."""
+
+    def __init__(self) -> None:
+        self.stats = SourceStats()
+
+    @abstractmethod
+    def frames(self) -> Iterator[Frame]:
+        """The frames, in order, until the source ends or is closed."""
+
+    def close(self) -> None:  # noqa: B027 - most sources hold nothing
+        """Release the camera or file."""
+
+    def __enter__(self) -> FrameSource:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+# -- files ----------------------------------------------------------------------------------
+
+
+class FolderSource(FrameSource):
+    """The images of a folder, sorted by file name, at ``fps`` frames per second."""
+
+    def __init__(self, folder: str | Path, *, fps: float = DEFAULT_FPS) -> None:
+        super().__init__()
+        p = Path(folder)
+        if not p.is_dir():
+            raise SourceError(f"{folder}: no such folder")
+        self.paths = sorted(f for f in p.iterdir() if f.suffix.lower() in IMAGE_SUFFIXES and f.is_file())
+        if not self.paths:
+            raise SourceError(f"{folder}: holds no JPEG or PNG frames")
+        self.fps = fps
+
+    def frames(self) -> Iterator[Frame]:
+        from vision.image import read_image
+
+        self.stats.connected = True
+        for i, path in enumerate(self.paths):
+            try:
+                image = read_image(path)
+            except VisionError:
+                self.stats.corrupt += 1
+                continue
+            self.stats.frames += 1
+            yield Frame(i, i / self.fps, image, str(path))
+
+
+class VideoFileSource(FrameSource):
+    """Every frame of a video file, timed by the video's own frame rate."""
+
+    def __init__(self, path: str | Path) -> None:
+        super().__init__()
+        import cv2
+
+        p = Path(path)
+        if not p.is_file():
+            raise SourceError(f"{path}: no such video file")
+        self._capture = cv2.VideoCapture(str(p))
+        if not self._capture.isOpened():
+            raise SourceError(f"{path}: not a video OpenCV can read")
+        fps = float(self._capture.get(cv2.CAP_PROP_FPS) or 0.0)
+        self.fps = fps if 1.0 <= fps <= 240.0 else DEFAULT_FPS
+        ok, first = self._capture.read()
+        if not ok or not _usable(first):
+            self._capture.release()
+            raise SourceError(f"{path}: not a video OpenCV can read (no frame decodes)")
+        self._first: NDArray[np.uint8] | None = first
+
+    def frames(self) -> Iterator[Frame]:
+        self.stats.connected = True
+        i = 0
+        failures = 0
+        while True:
+            if self._first is not None:
+                ok, image = True, self._first
+                self._first = None
+            else:
+                ok, image = self._capture.read()
+            if not ok:
+                # the end of the file, or a frame the decoder gave up on: try a few more before stopping
+                failures += 1
+                if failures > 3 or not self._capture.grab():
+                    break
+                self.stats.corrupt += 1
+                i += 1
+                continue
+            failures = 0
+            if not _usable(image):
+                self.stats.corrupt += 1
+            else:
+                self.stats.frames += 1
+                yield Frame(i, i / self.fps, image)
+            i += 1
+        self.stats.connected = False
+
+    def close(self) -> None:
+        self._capture.release()
+
+
+def _usable(image: Any) -> bool:
+    return isinstance(image, np.ndarray) and image.ndim == 3 and image.shape[2] == 3 and image.size > 0
+
+
+# -- live cameras -----------------------------------------------------------------------------
+
+
+class Capture(Protocol):
+    """What a live source needs of ``cv2.VideoCapture`` (a test passes a fake)."""
+
+    def isOpened(self) -> bool: ...  # noqa: N802 - OpenCV's names
+    def read(self) -> tuple[bool, Any]: ...
+    def release(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class LiveSettings:
+    offline_after_s: float = 5.0
+    """A camera that delivered nothing for this long is declared lost and reopened."""
+    first_retry_s: float = 0.5
+    """Pause before the first attempt to reopen a lost camera; it doubles after each failure."""
+    max_retry_s: float = 10.0
+    """The longest pause between two attempts."""
+    max_failed_reads: int = 30
+    """Reads in a row that return nothing before the camera is declared lost (a fast failure)."""
+
+
+class LiveSource(FrameSource):
+    """A camera read by a thread that keeps only the newest frame.
+
+    ``open_capture`` opens the camera (``cv2.VideoCapture(0)``, a stream URL, a fake in tests).
+    """
+
+    live = True
+
+    def __init__(self, open_capture: Callable[[], Capture], *, name: str, settings: LiveSettings = LiveSettings(),
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__()
+        self.name = name
+        self.settings = settings
+        self._open = open_capture
+        self._clock = clock
+        self._lock = threading.Condition()
+        self._latest: tuple[float, NDArray[np.uint8]] | None = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._started_at = clock()
+        self._delivered = 0
+        self.log: list[str] = []
+        """What happened to the camera, oldest first (lost, reconnecting, back)."""
+
+    def start(self) -> LiveSource:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name=f"capture {self.name}", daemon=True)
+            self._thread.start()
+        return self
+
+    def frames(self) -> Iterator[Frame]:
+        self.start()
+        while not self._stop.is_set():
+            with self._lock:
+                while self._latest is None and not self._stop.is_set():
+                    self._lock.wait(0.2)
+                if self._latest is None:
+                    break
+                at, image = self._latest
+                self._latest = None
+            self.stats.frames += 1
+            yield Frame(self._delivered, at - self._started_at, image)
+            self._delivered += 1
+
+    def latest(self, timeout: float = 1.0) -> Frame | None:
+        """The newest frame, waiting up to ``timeout`` seconds for one; ``None`` if none came."""
+        self.start()
+        with self._lock:
+            if self._latest is None:
+                self._lock.wait(timeout)
+            if self._latest is None:
+                return None
+            at, image = self._latest
+            self._latest = None
+        self.stats.frames += 1
+        self._delivered += 1
+        return Frame(self._delivered - 1, at - self._started_at, image)
+
+    def close(self) -> None:
+        self._stop.set()
+        with self._lock:
+            self._lock.notify_all()
+        if self._thread is not None:
+            self._thread.join(timeout=5.0)
+
+    def _say(self, message: str) -> None:
+        self.stats.message = message
+        self.log.append(message)
+
+    def _run(self) -> None:
+        s = self.settings
+        pause = s.first_retry_s
+        first = True
+        while not self._stop.is_set():
+            capture = self._try_open()
+            if capture is None:
+                self._say(f"{self.name}: cannot open the camera; trying again in {pause:g} s")
+                self._stop.wait(pause)
+                pause = min(pause * 2, s.max_retry_s)
+                continue
+            if not first:
+                self.stats.reconnects += 1
+                self._say(f"{self.name}: camera back (reconnection {self.stats.reconnects})")
+            first = False
+            pause = s.first_retry_s
+            self.stats.connected = True
+            self._read_until_lost(capture)
+            capture.release()
+            self.stats.connected = False
+            if not self._stop.is_set():
+                self._say(f"{self.name}: camera lost; reconnecting in {pause:g} s")
+                self._stop.wait(pause)
+                pause = min(pause * 2, s.max_retry_s)
+
+    def _try_open(self) -> Capture | None:
+        try:
+            capture = self._open()
+        except Exception:  # a driver or network error: the camera is not there yet
+            return None
+        if not capture.isOpened():
+            capture.release()
+            return None
+        return capture
+
+    def _read_until_lost(self, capture: Capture) -> None:
+        s = self.settings
+        last_frame_at = self._clock()
+        failed = 0
+        while not self._stop.is_set():
+            try:
+                ok, image = capture.read()
+            except Exception:
+                ok, image = False, None
+            now = self._clock()
+            if ok and _usable(image):
+                failed = 0
+                last_frame_at = now
+                with self._lock:
+                    if self._latest is not None:
+                        self.stats.dropped += 1
+                    self._latest = (now, image)
+                    self._lock.notify_all()
+                continue
+            if ok:  # something arrived but it is not a picture
+                self.stats.corrupt += 1
+            failed += 1
+            if failed >= s.max_failed_reads or now - last_frame_at >= s.offline_after_s:
+                return
+            self._stop.wait(0.01)
+
+
+def webcam_source(index: int, **kwargs: Any) -> LiveSource:
+    import cv2
+
+    return LiveSource(lambda: cv2.VideoCapture(index), name=f"camera {index}", **kwargs)
+
+
+def stream_source(url: str, **kwargs: Any) -> LiveSource:
+    """An RTSP or HTTP (MJPEG) stream."""
+    import cv2
+
+    return LiveSource(lambda: cv2.VideoCapture(url), name=url, **kwargs)
+
+
+# -- the demo ---------------------------------------------------------------------------------
+
+
+class DemoSource(FrameSource):
+    """A simulated hand rendered by the data engine, frame by frame, at table speed.
+
+    Each hand is rendered into ``workdir`` (a temporary folder by default) by a background thread
+    while frames are delivered at ``fps``; the truth of every frame is there too, so the demo can
+    run with a detector that replays it when no trained detector is installed. With ``loop`` the
+    next hand follows on a new seed.
+    """
+
+    live = True
+
+    def __init__(self, *, seed: int = 1, width: int = 1280, height: int = 720, fps: float = DEFAULT_FPS,
+                 loop: bool = True, hands: int | None = None, workdir: Path | None = None, paced: bool = True) -> None:
+        super().__init__()
+        import tempfile
+
+        self.seed, self.width, self.height, self.fps = seed, width, height, fps
+        self.loop, self.hands, self.paced = loop, hands, paced
+        self._tmp = None if workdir is not None else tempfile.TemporaryDirectory(prefix="borne-demo-")
+        self.workdir = workdir if workdir is not None else Path(self._tmp.name)  # type: ignore[union-attr]
+        self._stop = threading.Event()
+        self.current: Path | None = None
+        """The folder of the hand being shown (frames/, truth/)."""
+
+    def layout_json(self, timeout: float = 60.0) -> dict[str, Any]:
+        """The table layout of the first hand (every demo hand is shot by one camera per hand)."""
+        import json
+
+        folder = self._hand_folder(0)
+        self._ensure_rendering(0)
+        deadline = time.monotonic() + timeout
+        first = folder / "truth" / "000000.json"
+        while not first.is_file() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        data: dict[str, Any] = json.loads(first.read_text())["layout"]
+        return data
+
+    def _hand_folder(self, n: int) -> Path:
+        return self.workdir / f"hand_{n:03d}"
+
+    def _ensure_rendering(self, n: int) -> None:
+        folder = self._hand_folder(n)
+        if folder.exists():
+            return
+        folder.mkdir(parents=True)
+
+        def render() -> None:
+            from datasets.scene import SceneSpec
+            from datasets.sequence import generate_sequence
+
+            generate_sequence(folder, seed=self.seed * 1000 + n, spec=SceneSpec(width=self.width, height=self.height),
+                              video=False, progress=False)
+            (folder / "done").write_text("")
+
+        threading.Thread(target=render, name=f"demo hand {n}", daemon=True).start()
+
+    def frames(self) -> Iterator[Frame]:
+        self.stats.connected = True
+        started = time.monotonic()
+        index = 0
+        n = 0
+        while not self._stop.is_set() and (self.hands is None or n < self.hands):
+            folder = self._hand_folder(n)
+            self._ensure_rendering(n)
+            self.current = folder
+            f = 0
+            while not self._stop.is_set():
+                path = folder / "frames" / f"{f:06d}.jpg"
+                truth = folder / "truth" / f"{f:06d}.json"
+                while not truth.is_file() and not (folder / "done").exists() and not self._stop.is_set():
+                    time.sleep(0.02)
+                if not truth.is_file():
+                    break
+                from vision.image import read_image
+
+                try:
+                    image = read_image(path)
+                except VisionError:
+                    self.stats.corrupt += 1
+                    f += 1
+                    continue
+                if self.paced:
+                    wait = started + index / self.fps - time.monotonic()
+                    if wait > 0:
+                        self._stop.wait(wait)
+                self.stats.frames += 1
+                yield Frame(index, index / self.fps, image, str(path))
+                index += 1
+                f += 1
+            n += 1
+            if not self.loop:
+                break
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._tmp is not None:
+            self._tmp.cleanup()
+
+
+def open_source(spec: str | None, *, replay: bool = False) -> FrameSource:
+    """The source a command line names: a webcam index, a video file, a folder, a URL, or ``demo``.
+
+    ``None`` or ``"demo"`` is the built-in demo. With ``replay``, only files and folders are accepted.
+
+    :raises SourceError: naming what is wrong with ``spec``.
+    """
+    if spec is None or spec == "demo":
+        if replay:
+            raise SourceError("replay needs a video file or a folder of frames")
+        return DemoSource()
+    if spec.isdigit() and not replay:
+        return webcam_source(int(spec))
+    if "://" in spec:
+        if replay:
+            raise SourceError(f"{spec}: replay reads a video file or a folder of frames, not a stream")
+        return stream_source(spec)
+    p = Path(spec)
+    if p.is_dir():
+        return FolderSource(p)
+    if p.is_file():
+        return VideoFileSource(p)
+    raise SourceError(f"{spec}: no such file or folder")
