@@ -431,14 +431,14 @@ class HandTracker:
 
     def _rule_broken(self, side: str, card: Card, arrived: int) -> tuple[FlagReason, str] | None:
         counted = [sl for sl in self._slots if sl.counted]
-        on_table = sum(1 for sl in counted if sl.card is card)
-        if on_table + 1 > DECK_COUNTS[card]:
-            return FlagReason.DECK_COUNT, f"the deck has only {DECK_COUNTS[card]} {card.title}, this would be one more"
         if card.is_safety:
             owner = next((sl.side for sl in counted if sl.card is card), None)
             if owner is not None:
                 return FlagReason.SAFETY_TWICE, f"{card.title} exists once and {owner} already has it"
             return None
+        on_table = sum(1 for sl in counted if sl.card is card)
+        if on_table + 1 > DECK_COUNTS[card]:
+            return FlagReason.DECK_COUNT, f"the deck has only {DECK_COUNTS[card]} {card.title}, this would be one more"
         if not card.is_distance:
             return None
         mine = [sl for sl in counted if sl.side == side and sl.card.is_distance]
