@@ -1,0 +1,134 @@
+"""The hand lifecycle: start on a cleared table, end on the trip or when play stops, pending then final."""
+
+from __future__ import annotations
+
+from scoring.cards import Card
+from scoring.hand import HandRecord
+from vision.lifecycle import HandLifecycle, LifecycleSettings, Phase, Termination
+from vision.reconcile import FrameObservations, Observation
+
+UP = (("North", (0.0, 1.0)), ("South", (0.0, -1.0)))
+
+
+def column(side: str, c: Card, x: float, n: int) -> list[Observation]:
+    y0, step = (300.0, -25.0) if side == "North" else (500.0, 25.0)
+    return [Observation(side, c, False, (x, y0 + step * k), 0.9) for k in range(n)]
+
+
+class Table:
+    def __init__(self, goal: int = 1000, **settings) -> None:
+        self.life = HandLifecycle(("North", "South"), goal, LifecycleSettings(**settings))
+        self.index = 0
+        self.events: list = []
+
+    def show(self, cards=(), *, times: int = 1, draw_pile: bool = True, fps: float = 10.0):
+        for _ in range(times):
+            frame = FrameObservations(self.index, self.index / fps, tuple(cards), draw_pile, 87.0, UP)
+            self.events += self.life.update(frame)
+            self.index += 1
+        return [e.kind for e in self.events]
+
+
+def full_trip(side: str = "South") -> list[Observation]:
+    return column(side, Card.DISTANCE_200, 100, 2) + column(side, Card.DISTANCE_100, 200, 6)
+
+
+def test_a_hand_ends_when_a_side_completes_the_trip_and_is_final_when_the_table_is_cleared():
+    t = Table(start_on_first_frame=False)
+    t.show(column("North", Card.DISTANCE_50, 100, 1), times=10)  # the end of an earlier hand: not followed
+    assert t.life.phase is Phase.WAITING
+    kinds = t.show(times=5)
+    assert kinds == ["hand_started"]
+    t.show(full_trip()[:7], times=5)
+    assert t.life.phase is Phase.IN_PLAY
+    kinds = t.show(full_trip() + column("North", Card.DISTANCE_75, 100, 2), times=5, draw_pile=False)
+    assert t.life.phase is Phase.FINISHED and kinds[-1] == "hand_pending"
+    pending = t.life.pending
+    assert pending.termination is Termination.TRIP_COMPLETED and not pending.final
+    assert pending.record.completer.side == "South"
+    assert pending.record.side("North").distance[75] == 2
+    assert pending.record.draw_pile_empty_at_finish is False  # the pile was still believed there
+    t.show(times=5)
+    assert t.life.finished[0].final and t.life.finished[0].record == pending.record
+    assert [e.kind for e in t.events][-2:] == ["hand_final", "hand_started"]
+    assert t.life.hand_number == 2 and t.life.phase is Phase.IN_PLAY
+
+
+def test_the_draw_pile_gone_at_the_finish_sets_delayed_action():
+    t = Table()
+    t.show(full_trip()[:7], times=5, draw_pile=False)
+    t.show(full_trip(), times=5, draw_pile=False)
+    assert t.life.pending.record.draw_pile_empty_at_finish is True
+
+
+def test_a_hand_ends_when_the_pile_is_gone_and_nobody_plays_for_a_while():
+    t = Table(play_stopped_after_s=20.0)
+    cards = column("North", Card.DISTANCE_100, 100, 3)
+    t.show(cards, times=20)
+    t.show(cards, times=100, draw_pile=False)  # ten seconds without the pile: not yet
+    assert t.life.phase is Phase.IN_PLAY
+    t.show(cards, times=120, draw_pile=False)
+    assert t.life.phase is Phase.FINISHED
+    assert t.life.pending.termination is Termination.PLAY_STOPPED
+    assert t.life.pending.record.draw_pile_empty_at_finish is True
+
+
+def test_with_the_pile_still_there_a_quiet_table_is_not_the_end():
+    t = Table(play_stopped_after_s=5.0)
+    t.show(column("North", Card.DISTANCE_100, 100, 1), times=200)
+    assert t.life.phase is Phase.IN_PLAY
+
+
+def test_reaching_700_then_playing_on_reopens_the_hand_with_the_extension():
+    t = Table(goal=700)
+    seven = column("North", Card.DISTANCE_200, 100, 2) + column("North", Card.DISTANCE_100, 200, 3)
+    t.show(seven, times=6)
+    assert t.life.phase is Phase.FINISHED
+    kinds = t.show(seven + column("North", Card.DISTANCE_50, 300, 1), times=5)
+    assert "hand_reopened" in kinds and t.life.phase is Phase.IN_PLAY
+    assert t.life.state.extension_called_by == "North"
+    t.show(seven + column("North", Card.DISTANCE_50, 300, 1) + column("North", Card.DISTANCE_25, 400, 2), times=5)
+    assert t.life.phase is Phase.IN_PLAY  # 800 of 1,000
+    t.show(seven + column("North", Card.DISTANCE_50, 300, 1) + column("North", Card.DISTANCE_25, 400, 2)
+           + column("North", Card.DISTANCE_100, 200, 5)[3:], times=5)
+    assert t.life.phase is Phase.FINISHED
+    assert t.life.pending.record.extension_called_by == "North"
+    assert t.life.pending.record.completer.side == "North"
+
+
+def test_a_confirmed_hand_is_final_and_a_correction_replaces_the_pending_record():
+    t = Table()
+    t.show(full_trip(), times=6)
+    fixed = HandRecord.from_json({"goal": 1000, "sides": [
+        {"side": "North", "distance": {"25": 1}}, {"side": "South", "distance": {"200": 2, "100": 6}}]})
+    t.life.correct(fixed)
+    assert t.life.pending.record == fixed and t.life.pending.corrected
+    done = t.life.confirm()
+    assert done.final and done.record == fixed and t.life.pending is None
+    assert t.life.confirm() is None
+
+
+def test_a_correction_during_play_goes_to_the_tracker():
+    t = Table()
+    t.show(column("South", Card.DISTANCE_100, 200, 2), times=5)
+    t.life.correct(HandRecord.from_json({"goal": 1000, "sides": [
+        {"side": "North", "distance": {}}, {"side": "South", "distance": {"100": 1}}]}))
+    t.show(column("South", Card.DISTANCE_100, 200, 2), times=5)
+    assert t.life.state.sides[1].distance[100] == 1
+
+
+def test_the_end_of_the_source_leaves_the_hand_pending_as_it_stands():
+    t = Table()
+    t.show(column("South", Card.DISTANCE_75, 200, 2), times=5)
+    kinds = [e.kind for e in t.life.end_of_source(t.index - 1)]
+    assert kinds == ["hand_pending"]
+    assert t.life.pending.termination is Termination.SOURCE_ENDED
+    assert t.life.pending.record.side("South").distance[75] == 2
+
+
+def test_clearing_the_table_mid_hand_ends_it():
+    t = Table()
+    t.show(column("South", Card.DISTANCE_75, 200, 2), times=5)
+    t.show(times=5)
+    assert t.life.finished[0].termination is Termination.TABLE_CLEARED
+    assert t.life.hand_number == 2
