@@ -1,10 +1,12 @@
-"""Failures of the data engine, one class per kind, all ``ValueError``."""
+"""Failures of the data engine, one class per kind, all ``ValueError`` through ``BorneError``."""
 
 from __future__ import annotations
 
+from scoring.errors import BorneError
 
-class DatasetError(ValueError):
-    """Base class of every error raised by ``datasets``."""
+
+class DatasetError(BorneError):
+    """Base class of every error raised by ``datasets`` (the ``borne`` command prints it as one line)."""
 
 
 class UnknownEditionError(DatasetError):

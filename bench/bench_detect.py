@@ -1,0 +1,113 @@
+"""What `borne detect` gets right on held-out scenes, and how fast it is at 1280 × 720.
+
+    python bench/bench_detect.py [--scenes 100] [--seed 9100] [--edition generic]
+
+Held out: scene seed 9100 (training used seeds 1 and 1001 for the detector, 21 for the recogniser).
+Prints, for cards with at least a quarter of the face visible: card recall and precision (a found
+box matches a true box of the visible part at rotated IoU ≥ 0.5), face accuracy on matched cards,
+sideways accuracy on safeties; the exact census per side (distance per value, safeties and coups
+fourrés all right); the time per image (median and worst) with peak memory, and the bare detector
+inference beside it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import statistics
+import time
+
+import numpy as np
+
+from datasets.generate import scene_for
+from datasets.labels import layout_json, truth_json
+from datasets.scene import SceneRenderer, SceneSpec
+from vision.census import take_census
+from vision.frame_reader import FrameReader
+from vision.geometry import iou
+from vision.layout import TableLayout
+from vision.tiling import tile_windows
+
+MATCH_IOU = 0.5
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--scenes", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=9100)
+    parser.add_argument("--edition", default="generic")
+    parser.add_argument("--width", type=int, default=1280)
+    parser.add_argument("--height", type=int, default=720)
+    args = parser.parse_args()
+
+    reader = FrameReader.from_models(args.edition)
+    renderer = SceneRenderer(SceneSpec(width=args.width, height=args.height, edition=args.edition))
+    true_cards = found_true = predictions = false_found = 0
+    faces_right = faces_total = sideways_right = sideways_total = 0
+    sides_exact = sides_total = 0
+    times: list[float] = []
+    bare: list[float] = []
+    base = reader.detector.base  # type: ignore[attr-defined]
+    for i in range(args.scenes):
+        scene = scene_for(args.seed, i, renderer)
+        image = np.ascontiguousarray(scene.image[..., ::-1])
+        layout = TableLayout.from_json(layout_json(scene))
+        t0 = time.perf_counter()
+        reading = reader.read(image)
+        census = take_census(list(reading.sightings), layout)
+        times.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        for win in tile_windows(image.shape[1], image.shape[0]):
+            base.raw(image[win.y : win.y + win.size, win.x : win.x + win.size])
+        bare.append(time.perf_counter() - t0)
+
+        placed = {id(p.sighting): p for s in census.sides for p in s.cards}
+        face_up = [s for s in reading.sightings if s.face_up]
+        used: set[int] = set()
+        views = [v for v in scene.views if v.visible_corners is not None]
+        for v in views:
+            if v.placed.card is None or v.random_face or v.visible < 0.25:
+                continue
+            true_cards += 1
+            best, best_iou = None, MATCH_IOU
+            for k, s in enumerate(face_up):
+                if k in used:
+                    continue
+                overlap = iou(v.visible_corners, s.corners)
+                if overlap >= best_iou:
+                    best, best_iou = k, overlap
+            if best is None:
+                continue
+            used.add(best)
+            found_true += 1
+            s = face_up[best]
+            faces_total += 1
+            faces_right += s.card == v.placed.card
+            if v.placed.card.is_safety and id(s) in placed:
+                sideways_total += 1
+                sideways_right += placed[id(s)].sideways == v.placed.sideways
+        for k, s in enumerate(face_up):
+            predictions += 1
+            if k not in used and not any(iou(v.visible_corners, s.corners) >= 0.3 for v in views):
+                false_found += 1
+        truth = {t["side"]: (t["distance"], t["safeties"]) for t in truth_json(scene)["sides"]}
+        for side in census.to_json(with_cards=False)["sides"]:
+            sides_total += 1
+            sides_exact += (side["distance"], side["safeties"]) == truth[side["side"]]
+
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"{args.scenes} held-out scenes at {args.width}×{args.height} (seed {args.seed}), edition {args.edition}")
+    print(f"  cards with ≥ 1/4 of the face visible: {true_cards}")
+    print(f"  card recall     {found_true / max(true_cards, 1):.4f}")
+    print(f"  card precision  {(predictions - false_found) / max(predictions, 1):.4f}  ({false_found} boxes on no card)")
+    print(f"  face accuracy   {faces_right / max(faces_total, 1):.4f}  (matched cards)")
+    print(f"  sideways        {sideways_right / max(sideways_total, 1):.4f}  ({sideways_total} safeties)")
+    print(f"  exact census    {sides_exact / max(sides_total, 1):.4f}  ({sides_exact} of {sides_total} sides)")
+    print(f"  time per image  median {1000 * statistics.median(times):.0f} ms, worst {1000 * max(times):.0f} ms "
+          f"(detector on {len(tile_windows(args.width, args.height))} tiles + recogniser + census)")
+    print(f"  bare detector   median {1000 * statistics.median(bare):.0f} ms per image (ONNX Runtime, tiles only)")
+    print(f"  peak memory     {peak:.0f} MiB (whole process, with the scene renderer)")
+
+
+if __name__ == "__main__":
+    main()
