@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from datasets.scene import SceneSpec  # noqa: E402
 from datasets.sequence import FPS, generate_sequence  # noqa: E402
 from scoring.cards import Card  # noqa: E402
-from vision.frame_reader import FrameReader, FrameReading  # noqa: E402
+from vision.frame_reader import FrameReader  # noqa: E402
 from vision.layout import TableLayout  # noqa: E402
 from vision.models import recogniser_path  # noqa: E402
 from vision.pipeline import Pipeline, run_source  # noqa: E402

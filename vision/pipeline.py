@@ -40,14 +40,15 @@ class Pipeline:
     """Reads frames and follows the hands on one table."""
 
     def __init__(self, reader: FrameReader, layout: TableLayout, *, goal: int | None = None,
-                 settings: LifecycleSettings = LifecycleSettings(),
+                 settings: LifecycleSettings | None = None,
                  before_read: Callable[[Frame], None] | None = None) -> None:
         self.reader = reader
         self.layout = layout
         sides = tuple(s.side for s in layout.sides)
         if len(sides) < 2:
             raise ValueError("the layout needs at least two sides to follow a hand")
-        self.lifecycle = HandLifecycle(sides, goal if goal is not None else default_goal(len(sides)), settings)
+        self.lifecycle = HandLifecycle(sides, goal if goal is not None else default_goal(len(sides)),
+                                        settings or LifecycleSettings())
         self.before_read = before_read
         self.frames = 0
         self.last: FrameResult | None = None

@@ -413,9 +413,9 @@ class HandTracker:
                 continue
             d = c.anchor - sl.anchor
             dist = float(np.linalg.norm(d)) / length
-            if c.card.is_safety or dist <= self.settings.moved_card_radius and not self._column_step(c.side, d):
-                if best is None or dist < best[0]:
-                    best = (dist, sl)
+            plausible = c.card.is_safety or dist <= self.settings.moved_card_radius and not self._column_step(c.side, d)
+            if plausible and (best is None or dist < best[0]):
+                best = (dist, sl)
         return best[1] if best is not None else None
 
     def _column_step(self, side: str, d: NDArray[np.float64]) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -34,7 +35,7 @@ class TruthReplayDetector(CardDetector):
 
     def __init__(self, truth_dir: str | Path | None = None) -> None:
         self.truth_dir = Path(truth_dir) if truth_dir is not None else None
-        self._truth: dict[str, object] | None = None
+        self._truth: dict[str, Any] | None = None
         self.cards_read: list[str | None] = []
         """The true id of each face-up box of the last frame, in box order (``--truth-ids`` uses it)."""
 
@@ -62,8 +63,8 @@ class TruthReplayDetector(CardDetector):
         boxes: list[NDArray[np.float64]] = []
         classes: list[int] = []
         self.cards_read = []
-        entries = [c for s in self._truth["sides"] for c in s["cards"]]  # type: ignore[index, union-attr]
-        entries += list(self._truth["table_cards"])  # type: ignore[call-overload]
+        entries = [c for s in self._truth["sides"] for c in s["cards"]]
+        entries += list(self._truth["table_cards"])
         for c in entries:
             if c["visible_corners"] is None or c["visible"] < MIN_VISIBLE or c.get("random_face"):
                 continue

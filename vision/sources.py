@@ -130,23 +130,25 @@ class VideoFileSource(FrameSource):
             raise SourceError(f"{path}: not a video OpenCV can read")
         fps = float(self._capture.get(cv2.CAP_PROP_FPS) or 0.0)
         self.fps = fps if 1.0 <= fps <= 240.0 else DEFAULT_FPS
-        ok, first = self._capture.read()
-        if not ok or not _usable(first):
+        ok, raw = self._capture.read()
+        if not ok or not _usable(raw):
             self._capture.release()
             raise SourceError(f"{path}: not a video OpenCV can read (no frame decodes)")
-        self._first: NDArray[np.uint8] | None = first
+        self._first: NDArray[np.uint8] | None = np.asarray(raw, dtype=np.uint8)
 
     def frames(self) -> Iterator[Frame]:
         self.stats.connected = True
         i = 0
         failures = 0
         while True:
+            image: NDArray[np.uint8] | None
             if self._first is not None:
                 ok, image = True, self._first
                 self._first = None
             else:
-                ok, image = self._capture.read()
-            if not ok:
+                ok, got = self._capture.read()
+                image = np.asarray(got, dtype=np.uint8) if ok and got is not None else None
+            if not ok or image is None:
                 # the end of the file, or a frame the decoder gave up on: try a few more before stopping
                 failures += 1
                 if failures > 3 or not self._capture.grab():

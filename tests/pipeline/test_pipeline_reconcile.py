@@ -32,8 +32,8 @@ def card(side: str, c: Card, x: float, k: int = 0, *, sideways: bool = False, co
 class Stream:
     """Feeds a tracker frame by frame at 10 frames per second."""
 
-    def __init__(self, goal: int = 1000, settings: ReconcileSettings = ReconcileSettings()) -> None:
-        self.tracker = HandTracker(("North", "South"), goal=goal, settings=settings)
+    def __init__(self, goal: int = 1000, settings: ReconcileSettings | None = None) -> None:
+        self.tracker = HandTracker(("North", "South"), goal=goal, settings=settings or ReconcileSettings())
         self.index = 0
 
     def show(self, *cards: Observation, times: int = 1, draw_pile: bool = True):
