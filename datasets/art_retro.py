@@ -1,8 +1,9 @@
 """A second deck design, "retro", drawn in another style than the generic edition.
 
 It stands in for a user's own deck when measuring enrolment: the recognisers we ship never saw
-it. Cream cards with a coloured double border per group, playing-card corner indices instead
-of a colour band, the title across the top, and a large emblem in the middle.
+it. Cream cards with a coloured double border per group (every distance card the same green),
+the value or a short code in large numerals in the corners instead of a colour band, the title
+under it, and a large emblem in the middle.
 
 >>> render_retro_face(Card.STOP).size
 (600, 932)
@@ -52,15 +53,16 @@ def render_retro_face(card: Card) -> Image.Image:
     d.rounded_rectangle((0, 0, w - 1, h - 1), radius=30 * s, fill=CREAM)
     d.rounded_rectangle((16 * s, 16 * s, w - 16 * s, h - 16 * s), radius=22 * s, outline=colour, width=6 * s)
     d.rounded_rectangle((30 * s, 30 * s, w - 30 * s, h - 30 * s), radius=16 * s, outline=colour, width=2 * s)
-    # Corner index, as on playing cards: top left, and turned at the bottom right.
-    corner = Image.new("RGB", (150 * s, 150 * s), CREAM)
+    # Corner index in large numerals, as printed decks do so that a column's strips can be read:
+    # top left, and turned at the bottom right.
+    corner = Image.new("RGB", (300 * s, 170 * s), CREAM)
     cd = ImageDraw.Draw(corner)
-    _text(cd, (75 * s, 55 * s), _index(card), 64 * s if card.is_distance else 40 * s, colour)
-    cd.ellipse((60 * s, 105 * s, 90 * s, 135 * s), fill=colour)
-    img.paste(corner, (36 * s, 36 * s))
-    img.paste(corner.rotate(180), (w - 36 * s - corner.width, h - 36 * s - corner.height))
+    _text(cd, (150 * s, 80 * s), _index(card), 130 * s if card.is_distance else 70 * s, colour)
+    img.paste(corner, (40 * s, 40 * s))
+    img.paste(corner.rotate(180), (w - 40 * s - corner.width, h - 40 * s - corner.height))
     # The title across the top, beside the index.
-    _text(d, (w / 2 + 60 * s, 110 * s), card.title.upper(), 44 * s, INK)
+    _text(d, (w - 130 * s, 125 * s), card.title.upper() if card.is_distance else "", 34 * s, INK)
+    _text(d, (w / 2, 245 * s), "" if card.is_distance else card.title.upper(), 40 * s, INK)
     # The emblem: the group's outline with the card's code inside.
     cx, cy, r = w / 2, h / 2 + 20 * s, 190 * s
     sides = EMBLEM_SIDES[card.group]
