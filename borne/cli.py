@@ -20,6 +20,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "borne.commands.vision",
     "borne.commands.train",
     "borne.commands.replay",
+    "borne.commands.run",
 )
 """Modules with a ``register(subparsers)`` function, in the order their commands are listed."""
 

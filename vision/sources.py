@@ -355,12 +355,16 @@ class DemoSource(FrameSource):
     live = True
 
     def __init__(self, *, seed: int = 1, width: int = 1280, height: int = 720, fps: float = DEFAULT_FPS,
-                 loop: bool = True, hands: int | None = None, workdir: Path | None = None, paced: bool = True) -> None:
+                 loop: bool = True, hands: int | None = None, workdir: Path | None = None, paced: bool = True,
+                 clear_frames: int = 15) -> None:
         super().__init__()
         import tempfile
 
         self.seed, self.width, self.height, self.fps = seed, width, height, fps
         self.loop, self.hands, self.paced = loop, hands, paced
+        self.clear_frames = clear_frames
+        """Between two hands the first (cleared) frame of the next is shown this many times more: the
+        players gather the cards and deal."""
         self._tmp = None if workdir is not None else tempfile.TemporaryDirectory(prefix="borne-demo-")
         self.workdir = workdir if workdir is not None else Path(self._tmp.name)  # type: ignore[union-attr]
         self._stop = threading.Event()
@@ -424,13 +428,14 @@ class DemoSource(FrameSource):
                     self.stats.corrupt += 1
                     f += 1
                     continue
-                if self.paced:
-                    wait = started + index / self.fps - time.monotonic()
-                    if wait > 0:
-                        self._stop.wait(wait)
-                self.stats.frames += 1
-                yield Frame(index, index / self.fps, image, str(path))
-                index += 1
+                for _ in range(1 + (self.clear_frames if f == 0 and n > 0 else 0)):
+                    if self.paced:
+                        wait = started + index / self.fps - time.monotonic()
+                        if wait > 0:
+                            self._stop.wait(wait)
+                    self.stats.frames += 1
+                    yield Frame(index, index / self.fps, image, str(path))
+                    index += 1
                 f += 1
             n += 1
             if not self.loop:
@@ -452,7 +457,7 @@ def open_source(spec: str | None, *, replay: bool = False) -> FrameSource:
     if spec is None or spec == "demo":
         if replay:
             raise SourceError("replay needs a video file or a folder of frames")
-        return DemoSource()
+        return DemoSource(width=960, height=540)
     if spec.isdigit() and not replay:
         return webcam_source(int(spec))
     if "://" in spec:
