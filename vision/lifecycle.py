@@ -133,7 +133,9 @@ class HandLifecycle:
         """The source ended: a hand in play becomes pending as it stands."""
         out: list[LifecycleEvent] = []
         if self.phase is Phase.IN_PLAY and self.tracker is not None:
-            self._finish_at(frame_index, Termination.SOURCE_ENDED, out)
+            state = self.tracker.end_of_source()
+            self._report_at(frame_index, state, out)
+            self._finish_at(frame_index, Termination.TRIP_COMPLETED if state.completer else Termination.SOURCE_ENDED, out)
         return out
 
     # -- people -------------------------------------------------------------------------------
@@ -183,11 +185,14 @@ class HandLifecycle:
                 and self.pending.termination is Termination.TRIP_COMPLETED)
 
     def _report(self, frame: FrameObservations, state: HandState, out: list[LifecycleEvent]) -> None:
+        self._report_at(frame.index, state, out)
+
+    def _report_at(self, index: int, state: HandState, out: list[LifecycleEvent]) -> None:
         for e in state.events[self._seen_events:]:
-            out.append(LifecycleEvent("card_played", frame.index, self.hand_number, play=e))
+            out.append(LifecycleEvent("card_played", index, self.hand_number, play=e))
         self._seen_events = len(state.events)
         for f in state.flags[self._seen_flags:]:
-            out.append(LifecycleEvent("flagged", frame.index, self.hand_number, message=f"{f.side}: {f.message}"))
+            out.append(LifecycleEvent("flagged", index, self.hand_number, message=f"{f.side}: {f.message}"))
         self._seen_flags = len(state.flags)
 
     def _check_end(self, frame: FrameObservations, state: HandState, out: list[LifecycleEvent]) -> None:

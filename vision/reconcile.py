@@ -55,6 +55,9 @@ class ReconcileSettings:
     """A newly confirmed card lying within this share of a card's length of a counted card of the
     same id that has not been seen since, is that card moved (knocked askew), not a new one,
     unless it lies exactly one column step below it."""
+    minimum_frames_at_end: int = 2
+    """When the source ends, a card seen in every frame since it appeared counts after this many
+    (a recording that stops right after the last card was laid leaves no time for the full vote)."""
     draw_pile_frames: int = 5
     """The draw pile is believed gone (or back) after this many frames in a row that say so."""
 
@@ -369,6 +372,17 @@ class HandTracker:
             elif c.hits[-1] >= window_start:
                 still.append(c)
         self._candidates = still
+        return self.state()
+
+    def end_of_source(self) -> HandState:
+        """The source ended: cards seen without a gap since they appeared, often enough, count now."""
+        last = self.last_frame
+        if last is not None:
+            for c in sorted(self._candidates, key=lambda c: (c.first_frame, c.side, c.card.value)):
+                steady = len(c.hits) == c.hits[-1] - c.first_frame + 1 and c.hits[-1] == last.index
+                if steady and len(c.hits) >= self.settings.minimum_frames_at_end:
+                    self._decide(c, last)
+            self._candidates.clear()
         return self.state()
 
     def _update_draw_pile(self, seen: bool) -> None:

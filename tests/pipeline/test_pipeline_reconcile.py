@@ -248,3 +248,17 @@ def test_the_draw_pile_goes_only_after_several_frames_without_it():
 def test_settings_that_cannot_work_are_refused(bad):
     with pytest.raises(ValueError):
         ReconcileSettings(**bad)
+
+
+def test_when_the_source_ends_a_card_seen_steadily_since_it_landed_counts_after_fewer_frames():
+    s = Stream()
+    s.show(times=3)
+    steady = card("North", Card.DISTANCE_75, 100)
+    gappy = card("South", Card.DISTANCE_50, 100)
+    s.show(gappy)
+    s.show(steady)
+    s.show(steady, gappy)
+    assert distance(s.tracker.state(), "North") == {}
+    state = s.tracker.end_of_source()
+    assert distance(state, "North") == {75: 1} and distance(state, "South") == {}
+    assert [(e.frame, e.decided_frame) for e in state.events] == [(4, 5)]
