@@ -153,3 +153,17 @@ def test_closing_a_live_source_stops_its_thread():
     assert source.latest(timeout=2.0) is not None
     source.close()
     assert not any(t.name == "capture camera" and t.is_alive() for t in threading.enumerate())
+
+
+def test_the_demo_renders_a_hand_frame_by_frame_with_its_truth(tmp_path):
+    from vision.layout import TableLayout
+    from vision.sources import DemoSource
+
+    demo = DemoSource(seed=3, width=320, height=180, hands=1, loop=False, paced=False, workdir=tmp_path)
+    layout = TableLayout.from_json(demo.layout_json())
+    assert [s.side for s in layout.sides] == ["South", "North"]
+    frames = list(demo.frames())
+    demo.close()
+    assert len(frames) > 20 and [f.index for f in frames] == list(range(len(frames)))
+    assert frames[0].image.shape == (180, 320, 3)
+    assert frames[5].name.endswith("000005.jpg") and (tmp_path / "hand_000" / "truth" / "000005.json").is_file()
