@@ -120,6 +120,7 @@ def test_illegal_hands_are_refused_naming_the_side_and_field(data, breakage, pic
         if side is not broken["sides"][i]:
             side["distance"]["75"] = 0
             side["distance"]["100"] = 0
+            side["distance"]["200"] = 0
     change, error, field = BREAKAGES[breakage]
     change(broken, i)
     with pytest.raises(HandError) as e:
