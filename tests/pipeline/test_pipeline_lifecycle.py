@@ -132,3 +132,20 @@ def test_clearing_the_table_mid_hand_ends_it():
     t.show(times=5)
     assert t.life.finished[0].termination is Termination.TABLE_CLEARED
     assert t.life.hand_number == 2
+
+
+def test_a_replay_that_ends_on_a_cleared_table_reports_the_last_hand():
+    from vision.layout import TableLayout
+    from vision.pipeline import Pipeline
+
+    class Reader:  # the pipeline's frame reader is not used here
+        pass
+
+    pipeline = Pipeline(Reader(), TableLayout.default(640, 360), goal=1000)  # type: ignore[arg-type]
+    t = Table()
+    t.life = pipeline.lifecycle
+    t.show(full_trip("North"), times=6)
+    t.show(times=8)
+    out = pipeline.replay_json()
+    assert out["hand"]["sides"][0]["distance"] == {"25": 0, "50": 0, "75": 0, "100": 6, "200": 2}
+    assert len(out["events"]) == 8
