@@ -37,3 +37,14 @@ def build_hand(
 @pytest.fixture
 def make_hand() -> HandMaker:
     return build_hand
+
+
+# Property tests are reproducible by default (the same examples on every run and in CI);
+# HYPOTHESIS_PROFILE=explore draws new random examples, many more of them, to hunt for bugs.
+from hypothesis import settings as _hypothesis_settings  # noqa: E402
+
+_hypothesis_settings.register_profile("default", derandomize=True)
+_hypothesis_settings.register_profile("explore", max_examples=3000, derandomize=False)
+import os as _os  # noqa: E402
+
+_hypothesis_settings.load_profile(_os.environ.get("HYPOTHESIS_PROFILE", "default"))
