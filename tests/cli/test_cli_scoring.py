@@ -11,24 +11,10 @@ import pytest
 
 from scoring.game import GameSetup
 from scoring.storage import GameStore
+from tests.examples import TALLYNIGHT_HAND_1, TALLYNIGHT_HAND_2
 
-HAND_1 = {
-    "goal": 1000,
-    "draw_pile_empty_at_finish": True,
-    "extension_called_by": None,
-    "sides": [
-        {"side": "Ana & Cleo", "distance": {"25": 0, "50": 1, "75": 2, "100": 6, "200": 1},
-         "safeties": {"puncture_proof": "coup_fourre", "extra_tank": "played"}},
-        {"side": "Ben & Dev", "distance": {"100": 4, "75": 1, "50": 2}, "safeties": {"driving_ace": "played"}},
-    ],
-}
-HAND_2 = {
-    "goal": 1000,
-    "sides": [
-        {"side": "Ana & Cleo", "distance": {"100": 5, "75": 2}, "safeties": {"right_of_way": "played"}},
-        {"side": "Ben & Dev", "distance": {"100": 7, "75": 4}, "safeties": {"driving_ace": "played"}},
-    ],
-}
+HAND_1 = TALLYNIGHT_HAND_1
+HAND_2 = TALLYNIGHT_HAND_2
 
 
 def borne(*args: str, stdin: str | bytes | None = None) -> subprocess.CompletedProcess[bytes]:

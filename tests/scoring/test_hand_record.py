@@ -9,17 +9,9 @@ import pytest
 
 from scoring.errors import HandError, IllegalHandError, MalformedHandError
 from scoring.hand import HandRecord
+from tests.examples import CONTRACT_HAND
 
-VALID = {
-    "goal": 1000,
-    "draw_pile_empty_at_finish": False,
-    "extension_called_by": None,
-    "sides": [
-        {"side": "Ana & Cleo", "distance": {"25": 0, "50": 1, "75": 2, "100": 6, "200": 1},
-         "safeties": {"puncture_proof": "coup_fourre", "driving_ace": "played"}},
-        {"side": "Ben & Dev", "distance": {"100": 4, "75": 1, "50": 2}, "safeties": {"extra_tank": "played"}},
-    ],
-}
+VALID = CONTRACT_HAND
 
 
 def edit(path, value):

@@ -12,7 +12,8 @@ import httpx
 import pytest
 from pypdf import PdfReader
 
-from tests.web.conftest import TALLYNIGHT_HAND_1, TALLYNIGHT_HAND_2, Server
+from tests.examples import TALLYNIGHT_HAND_1, TALLYNIGHT_HAND_2
+from tests.web.conftest import Server
 
 SIDES = ["Ana & Cleo", "Ben & Dev"]
 

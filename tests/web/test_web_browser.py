@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 from pypdf import PdfReader
 
-from tests.web.conftest import TALLYNIGHT_HAND_1, Server
+from tests.examples import TALLYNIGHT_HAND_1
+from tests.web.conftest import Server
 
 pytestmark = pytest.mark.browser
 
@@ -226,7 +227,7 @@ def test_sigkill_mid_game_then_restart_keeps_every_hand_and_the_page_reconnects(
     game = server.get(f"/api/games/{gid}").json()
     assert len(game["hands"]) == 1 and game["totals"] == {"Ana & Cleo": 2200, "Ben & Dev": 675}
     page.wait_for_selector("body[data-live='1']", timeout=TIMEOUT_MS)
-    from tests.web.conftest import TALLYNIGHT_HAND_2
+    from tests.examples import TALLYNIGHT_HAND_2
 
     assert server.post(f"/api/games/{gid}/hands", json=TALLYNIGHT_HAND_2).status_code == 200
     expect_total(page, "Ana & Cleo", "2,950")
