@@ -42,6 +42,9 @@ class DetectorRecipe:
     workers: int = 2
     device: str = "cpu"
     patience: int = 10
+    start_from: str = ""
+    """A checkpoint (``.pt``) of an earlier run to continue from, with this recipe's data and epochs;
+    empty: from the model YAML, no weights."""
 
 
 def render_dataset(recipe: DetectorRecipe, data_dir: Path, *, progress: bool = True) -> Path:
@@ -91,13 +94,13 @@ def train_detector(recipe: DetectorRecipe, *, build_dir: Path, models_dir: Path,
         data=str(data_yaml), epochs=recipe.epochs, imgsz=recipe.imgsz, batch=recipe.batch, workers=recipe.workers,
         device=recipe.device, seed=recipe.seed, deterministic=True, amp=False, plots=False,
         project=str(run_dir.parent.resolve()), name=recipe.name, exist_ok=True, patience=recipe.patience,
-        verbose=False, pretrained=False,
+        verbose=False, pretrained=bool(recipe.start_from),
     )
     if last.exists():
         model = YOLO(str(last))
         results = model.train(resume=True)
     else:
-        model = YOLO(MODEL_YAML, task="obb")
+        model = YOLO(recipe.start_from or MODEL_YAML, task="obb")
         results = model.train(**common)
     seconds = time.monotonic() - started
     best = run_dir / "weights" / "best.pt"
