@@ -53,6 +53,9 @@ def decode_image(data: bytes, *, name: str = "image") -> BGRImage:
         raise ImageTooLargeError(
             f"{name}: {width} × {height} is more than {MAX_PIXELS // 1_000_000} megapixels; scale it down first"
         )
+    if kind == "JPEG" and not data.rstrip(b"\x00").endswith(b"\xff\xd9"):
+        # libjpeg decodes a cut-off file into a picture greyed out below the cut; refuse it instead.
+        raise NotAnImageError(f"{name}: the JPEG data is truncated (no end marker)")
     buffer = np.frombuffer(data, dtype=np.uint8)
     image = cv2.imdecode(buffer, cv2.IMREAD_UNCHANGED)
     if image is None or image.size == 0:

@@ -48,6 +48,12 @@ def test_a_truncated_file_is_refused():
         decode_image(data[: len(data) // 3])
 
 
+def test_a_truncated_jpeg_is_refused_rather_than_half_decoded():
+    data = encode(np.random.default_rng(0).integers(0, 255, (200, 300, 3), dtype=np.uint8), ".jpg")
+    with pytest.raises(NotAnImageError, match="truncated"):
+        decode_image(data[: len(data) // 2])
+
+
 def test_a_huge_image_is_refused_from_its_header_without_decoding():
     # A PNG header claiming 20000 × 20000 pixels.
     small = encode(np.zeros((2, 2, 3), np.uint8), ".png")
