@@ -2,7 +2,8 @@
 
     python bench/bench_detect.py [--scenes 100] [--seed 9100] [--edition generic]
 
-Held out: scene seed 9100 (training used seeds 1 and 1001 for the detector, 21 for the recogniser).
+Held out: scene seed 9100 (training used seeds 1 and 1001 for the detector, 21 for the recogniser)
+and table surfaces no training run used (tiles and laminate).
 Prints, for cards with at least a quarter of the face visible: card recall and precision (a found
 box matches a true box of the visible part at rotated IoU ≥ 0.5), face accuracy on matched cards,
 sideways accuracy on safeties; the exact census per side (distance per value, safeties and coups
@@ -22,6 +23,7 @@ import numpy as np
 from datasets.generate import scene_for
 from datasets.labels import layout_json, truth_json
 from datasets.scene import SceneRenderer, SceneSpec
+from datasets.textures import HELD_OUT_KINDS
 from vision.census import take_census
 from vision.frame_reader import FrameReader
 from vision.geometry import iou
@@ -36,12 +38,15 @@ def main() -> None:
     parser.add_argument("--scenes", type=int, default=100)
     parser.add_argument("--seed", type=int, default=9100)
     parser.add_argument("--edition", default="generic")
+    parser.add_argument("--surfaces", default=",".join(HELD_OUT_KINDS),
+                        help="table surfaces (default: the ones no training run used)")
     parser.add_argument("--width", type=int, default=1280)
     parser.add_argument("--height", type=int, default=720)
     args = parser.parse_args()
 
     reader = FrameReader.from_models(args.edition)
-    renderer = SceneRenderer(SceneSpec(width=args.width, height=args.height, edition=args.edition))
+    surfaces = tuple(args.surfaces.split(","))
+    renderer = SceneRenderer(SceneSpec(width=args.width, height=args.height, edition=args.edition, surfaces=surfaces))
     true_cards = found_true = predictions = false_found = 0
     faces_right = faces_total = sideways_right = sideways_total = 0
     sides_exact = sides_total = 0
@@ -96,7 +101,8 @@ def main() -> None:
             sides_exact += (side["distance"], side["safeties"]) == truth[side["side"]]
 
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"{args.scenes} held-out scenes at {args.width}×{args.height} (seed {args.seed}), edition {args.edition}")
+    print(f"{args.scenes} held-out scenes at {args.width}×{args.height} (seed {args.seed}, surfaces "
+          f"{', '.join(surfaces)}), edition {args.edition}")
     print(f"  cards with ≥ 1/4 of the face visible: {true_cards}")
     print(f"  card recall     {found_true / max(true_cards, 1):.4f}")
     print(f"  card precision  {(predictions - false_found) / max(predictions, 1):.4f}  ({false_found} boxes on no card)")

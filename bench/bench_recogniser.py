@@ -2,7 +2,7 @@
 
     python bench/bench_recogniser.py [--edition generic] [--scenes 200] [--seed 9001]
 
-Boxes are the true boxes of each card's visible part with their corners jittered by 1.5 px and in a
+Scenes use another seed and table surfaces no training run used. Boxes are the true boxes of each card's visible part with their corners jittered by 1.5 px and in a
 random order (as a detector gives them). Prints accuracy, the share answered (not "unknown") and
 precision, for cards with at least a quarter of the face visible and for the rest.
 """
@@ -17,14 +17,17 @@ import numpy as np
 
 from datasets.generate import scene_for
 from datasets.scene import SceneRenderer, SceneSpec
+from datasets.textures import HELD_OUT_KINDS
 from vision.face_fitting import MIN_BOX_FILL, MIN_VISIBLE, box_fill
 from vision.models import recogniser_path
 from vision.recogniser import FaceRecogniser
 
 
-def measure(recogniser: FaceRecogniser, *, scene_edition: str, scenes: int, seed: int) -> None:
+def measure(
+    recogniser: FaceRecogniser, *, scene_edition: str, scenes: int, seed: int, surfaces: tuple[str, ...] = HELD_OUT_KINDS
+) -> None:
     """Render held-out scenes with ``scene_edition``'s faces and print how well ``recogniser`` reads them."""
-    renderer = SceneRenderer(SceneSpec(edition=scene_edition))
+    renderer = SceneRenderer(SceneSpec(edition=scene_edition, surfaces=surfaces))
     rng = np.random.default_rng(seed)
     rows = []
     seconds = 0.0
@@ -46,7 +49,8 @@ def measure(recogniser: FaceRecogniser, *, scene_edition: str, scenes: int, seed
     visible = np.array([v for _, _, v in rows])
     right = truth == said
     answered = said != "unknown"
-    print(f"recogniser {recogniser.edition!r} on {scenes} held-out scenes of {scene_edition!r} faces (seed {seed}), "
+    print(f"recogniser {recogniser.edition!r} on {scenes} held-out scenes of {scene_edition!r} faces (seed {seed}, "
+          f"surfaces {', '.join(surfaces)}), "
           f"{len(rows)} readable cards")
     for name, mask in (("at least 1/4 visible", visible >= 0.25), ("less than 1/4 visible", visible < 0.25)):
         n = int(mask.sum())
@@ -63,12 +67,15 @@ def measure(recogniser: FaceRecogniser, *, scene_edition: str, scenes: int, seed
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--edition", default="generic")
+    parser.add_argument("--surfaces", default=",".join(HELD_OUT_KINDS),
+                        help="table surfaces (default: the ones no training run used)")
     parser.add_argument("--scene-edition", default=None, help="render the scenes with another edition's faces")
     parser.add_argument("--scenes", type=int, default=200)
     parser.add_argument("--seed", type=int, default=9001, help="scene seed (training used 21)")
     args = parser.parse_args()
     recogniser = FaceRecogniser.load(recogniser_path(args.edition))
-    measure(recogniser, scene_edition=args.scene_edition or args.edition, scenes=args.scenes, seed=args.seed)
+    measure(recogniser, scene_edition=args.scene_edition or args.edition, scenes=args.scenes, seed=args.seed,
+            surfaces=tuple(args.surfaces.split(",")))
 
 
 if __name__ == "__main__":

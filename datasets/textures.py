@@ -1,4 +1,4 @@
-"""Procedural table surfaces (wood, cloth, felt, stone) and surfaces from a folder of photos.
+"""Procedural table surfaces (wood, cloth, felt, stone; tiles and laminate held out) and folders of photos.
 
 A surface is an RGB ``uint8`` square covering :data:`SURFACE_MM` of table; the scene
 renderer warps it to the camera. Textures are pooled: texture ``k`` of a kind is always
@@ -17,6 +17,9 @@ SURFACE_PX = 1024
 SURFACE_MM = 1800.0
 """Side of the table square a surface image covers (it is mirrored beyond)."""
 KINDS: tuple[str, ...] = ("wood", "cloth", "felt", "stone")
+"""The surfaces of training data."""
+HELD_OUT_KINDS: tuple[str, ...] = ("tiles", "laminate")
+"""Surfaces no training run uses, for measuring on tables the models never saw."""
 POOL = 6
 """Distinct textures per kind; scenes vary them further by colour and rotation."""
 
@@ -91,13 +94,34 @@ def stone(rng: np.random.Generator, size: int = SURFACE_PX) -> np.ndarray:
     return _colour(base, shade)
 
 
-_MAKERS = {"wood": wood, "cloth": cloth, "felt": felt, "stone": stone}
+def tiles(rng: np.random.Generator, size: int = SURFACE_PX) -> np.ndarray:
+    """Ceramic tiles with grout lines (held out of training)."""
+    base = np.array(rng.choice([[210, 200, 185], [150, 170, 180], [190, 120, 90], [235, 235, 230]]), np.float32)
+    y, x = np.mgrid[0:size, 0:size]
+    step = int(rng.uniform(60, 140))
+    grout = ((x % step) < 4) | ((y % step) < 4)
+    glaze = 0.9 + 0.1 * smooth_noise(rng, size, 8, 2)
+    per_tile = rng.uniform(0.92, 1.06, (size // step + 1, size // step + 1)).astype(np.float32)
+    shade = glaze * per_tile[y // step, x // step]
+    shade[grout] = 0.55
+    return _colour(base, shade)
+
+
+def laminate(rng: np.random.Generator, size: int = SURFACE_PX) -> np.ndarray:
+    """A plain plastic table top with a faint speckle (held out of training)."""
+    base = np.array(rng.choice([[240, 240, 236], [200, 205, 210], [90, 95, 100], [230, 220, 190]]), np.float32)
+    speck = cv2.GaussianBlur(rng.random((size, size), dtype=np.float32), (0, 0), 0.8)
+    shade = 0.93 + 0.06 * (speck - 0.5) + 0.05 * smooth_noise(rng, size, 2)
+    return _colour(base, shade)
+
+
+_MAKERS = {"wood": wood, "cloth": cloth, "felt": felt, "stone": stone, "tiles": tiles, "laminate": laminate}
 
 
 @lru_cache(maxsize=4 * POOL)
 def pooled(kind: str, k: int) -> np.ndarray:
     """Texture ``k`` of a kind, always the same for the same ``(kind, k)``."""
-    seed = KINDS.index(kind) * 1000 + k
+    seed = (KINDS + HELD_OUT_KINDS).index(kind) * 1000 + k
     img = _MAKERS[kind](np.random.default_rng(seed))
     img.setflags(write=False)
     return img
