@@ -26,7 +26,7 @@ from scoring.game import Game, GameSetup
 from scoring.hand import HandRecord
 from scoring.score import ITEM_NAMES
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 _MIGRATIONS: dict[int, str] = {
     1: """
@@ -55,6 +55,13 @@ _MIGRATIONS: dict[int, str] = {
         undone INTEGER NOT NULL DEFAULT 0
     );
     CREATE INDEX changes_by_game ON changes (game_id, id);
+    """,
+    2: """
+    CREATE TABLE camera_documents (
+        name TEXT PRIMARY KEY,
+        document TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
     """,
 }
 """Schema migrations: version → SQL that brings version-1 to it."""
@@ -158,6 +165,33 @@ class GameStore:
                 self._db.execute("ROLLBACK")
                 raise
             self._db.execute("COMMIT")
+
+    # -- the camera's documents ---------------------------------------------------
+    # ``borne run`` keeps here, as JSON the core does not interpret, what must survive a restart:
+    # the hand the camera follows (``live_hand``) and the table's zones (``layout``).
+
+    def save_camera_document(self, *, name: str, document: dict[str, Any]) -> None:
+        """Store (or replace) the camera document ``name`` in one transaction."""
+        text = json.dumps(document, separators=(",", ":"), ensure_ascii=False)
+        with self._write() as db:
+            db.execute(
+                "INSERT INTO camera_documents (name, document, updated_at) VALUES (?, ?, ?) "
+                "ON CONFLICT(name) DO UPDATE SET document = excluded.document, updated_at = excluded.updated_at",
+                (name, text, _now()),
+            )
+
+    def load_camera_document(self, *, name: str) -> dict[str, Any] | None:
+        """The camera document ``name``, or ``None`` when none was saved."""
+        with self._lock:
+            row = self._db.execute("SELECT document FROM camera_documents WHERE name = ?", (name,)).fetchone()
+        if row is None:
+            return None
+        document: dict[str, Any] = json.loads(row[0])
+        return document
+
+    def delete_camera_document(self, *, name: str) -> None:
+        with self._write() as db:
+            db.execute("DELETE FROM camera_documents WHERE name = ?", (name,))
 
     # -- reading ------------------------------------------------------------------
 

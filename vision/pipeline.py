@@ -11,11 +11,23 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
+from scoring.cards import Card
 from vision.census import TableCensus, take_census
 from vision.frame_reader import FrameReader, FrameReading
 from vision.layout import TableLayout
-from vision.lifecycle import HandLifecycle, LifecycleEvent, LifecycleSettings
-from vision.reconcile import HandState, observations_from_census
+from vision.lifecycle import HandLifecycle, LifecycleEvent, LifecycleSettings, PendingHand, Phase, Termination
+from vision.reconcile import (
+    Flag,
+    FlagReason,
+    HandState,
+    HandTracker,
+    PlayEvent,
+    ReconcileSettings,
+    _Slot,
+    observations_from_census,
+)
 from vision.sources import Frame, FrameSource
 
 
@@ -54,7 +66,13 @@ class Pipeline:
         self.last: FrameResult | None = None
         self.log: list[LifecycleEvent] = []
         self._last_index = -1
+        self._last_time = 0.0
         self._busy = 0.0
+        self.frame_offset = 0
+        """Added to each frame's index before the lifecycle sees it: a run restored after a restart
+        goes on from the frame it had reached (a camera's frames count from 0 again)."""
+        self.time_offset = 0.0
+        """Likewise for each frame's time, in seconds."""
 
     def process(self, frame: Frame) -> FrameResult:
         started = time.perf_counter()
@@ -62,11 +80,12 @@ class Pipeline:
             self.before_read(frame)
         reading = self.reader.read(frame.image)
         census = take_census(list(reading.sightings), self.layout)
-        observed = observations_from_census(census, self.layout, index=frame.index, time=frame.time)
+        observed = observations_from_census(census, self.layout, index=frame.index + self.frame_offset,
+                                            time=frame.time + self.time_offset)
         events = tuple(self.lifecycle.update(observed))
         self.log.extend(events)
         self.frames += 1
-        self._last_index = frame.index
+        self._last_index, self._last_time = observed.index, observed.time
         seconds = time.perf_counter() - started
         self._busy += seconds
         self.last = FrameResult(frame, reading, census, events, seconds)
@@ -106,6 +125,56 @@ class Pipeline:
         return out
 
 
+    # -- the display and restarts (``borne run``) ----------------------------------------------
+
+    def live_json(self, *, recent_events: int = 8) -> dict[str, Any]:
+        """The hand in progress for the display: per side the counts, km and confidence, the open flags,
+        the latest plays, and the pending hand's record (unscored: the display scores it with the core)."""
+        lc = self.lifecycle
+        state = lc.state
+        pending = lc.pending
+        phase = lc.phase.value
+        sides: list[dict[str, Any]] = []
+        if state is not None:
+            for s in state.sides:
+                sides.append({**s.to_json(), "km": s.km, "confidence": round(s.confidence, 3)})
+        else:
+            sides = [{"side": name, "distance": {"25": 0, "50": 0, "75": 0, "100": 0, "200": 0}, "safeties": {},
+                      "km": 0, "confidence": 1.0} for name in lc.sides]
+        events = list(state.events[-recent_events:]) if state is not None else []
+        return {
+            "hand": lc.hand_number,
+            "phase": phase,
+            "goal": state.goal if state is not None else lc.goal,
+            "extension_called_by": state.extension_called_by if state is not None else None,
+            "draw_pile": state.draw_pile if state is not None else None,
+            "sides": sides,
+            "flags": [f.to_json() for f in state.flags] if state is not None else [],
+            "events": [{**e.to_json(), "time": round(e.time, 2)} for e in events],
+            "plays": len(state.events) if state is not None else 0,
+            "pending": None if pending is None else {
+                "number": pending.number, "record": pending.record.to_json(),
+                "termination": pending.termination.value, "corrected": pending.corrected},
+        }
+
+    def snapshot(self) -> dict[str, Any]:
+        """The lifecycle and its tracker as a JSON document, for :meth:`restore` after a restart."""
+        return {"version": 1, "frame": self._last_index, "time": self._last_time,
+                "lifecycle": lifecycle_to_json(self.lifecycle)}
+
+    def restore(self, document: dict[str, Any]) -> None:
+        """Take back the hand of a :meth:`snapshot`; the frames that follow count on from it.
+
+        :raises ValueError: the snapshot is of another table (other sides) or another version.
+        """
+        if document.get("version") != 1:
+            raise ValueError(f"unknown snapshot version {document.get('version')!r}")
+        self.lifecycle = lifecycle_from_json(document["lifecycle"], self.lifecycle)
+        self.frame_offset = int(document["frame"]) + 1
+        self.time_offset = float(document["time"]) + 1.0
+        self._last_index, self._last_time = int(document["frame"]), float(document["time"])
+
+
 def run_source(source: FrameSource, pipeline: Pipeline, *, on_result: Callable[[FrameResult], None] | None = None,
                should_stop: Callable[[], bool] | None = None) -> None:
     """Feed every frame of ``source`` to ``pipeline`` until it ends (or ``should_stop``), then finish."""
@@ -116,3 +185,90 @@ def run_source(source: FrameSource, pipeline: Pipeline, *, on_result: Callable[[
         if should_stop is not None and should_stop():
             break
     pipeline.finish()
+
+
+# -- snapshots of the lifecycle (restart safety) ---------------------------------------------
+# They read the tracker's and lifecycle's own fields: both are plain values (ids, numbers,
+# anchors), and a restored tracker must match the cards it sees again to the cards it counted.
+
+
+def _play_to_json(e: PlayEvent) -> dict[str, Any]:
+    return {"frame": e.frame, "time": e.time, "side": e.side, "card": e.card.value, "sideways": e.sideways,
+            "decided_frame": e.decided_frame, "decided_time": e.decided_time, "confidence": e.confidence}
+
+
+def _play_from_json(d: dict[str, Any]) -> PlayEvent:
+    return PlayEvent(int(d["frame"]), float(d["time"]), str(d["side"]), Card(d["card"]), bool(d["sideways"]),
+                     int(d["decided_frame"]), float(d["decided_time"]), float(d["confidence"]))
+
+
+def _tracker_to_json(t: HandTracker) -> dict[str, Any]:
+    return {
+        "sides": list(t.side_names), "goal": t.goal, "extension_called_by": t.extension_called_by,
+        "reached_700_at": list(t.reached_700_at) if t.reached_700_at is not None else None,
+        "slots": [{"side": sl.side, "card": sl.card.value,
+                   "anchor": [float(v) for v in sl.anchor] if sl.anchor is not None else None,
+                   "sideways": sl.sideways, "arrived": sl.arrived, "last_seen": sl.last_seen, "counted": sl.counted,
+                   "confidence": sl.confidence} for sl in t._slots],
+        "events": [_play_to_json(e) for e in t._events],
+        "flags": [{"frame": f.frame, "time": f.time, "side": f.side, "card": f.card.value, "reason": f.reason.value,
+                   "message": f.message} for f in t._flags],
+        "card_length": t._card_length,
+        "ups": {k: list(v) if v is not None else None for k, v in t._ups.items()},
+        "pile_seen": t._pile_seen, "frames": t.frames, "last_play_time": t.last_play_time,
+    }
+
+
+def _tracker_from_json(d: dict[str, Any], settings: ReconcileSettings) -> HandTracker:
+    t = HandTracker(tuple(d["sides"]), goal=int(d["goal"]), settings=settings)
+    t.extension_called_by = d["extension_called_by"]
+    r = d["reached_700_at"]
+    t.reached_700_at = (str(r[0]), int(r[1])) if r is not None else None
+    t._slots = [_Slot(s["side"], Card(s["card"]), np.asarray(s["anchor"], dtype=np.float64) if s["anchor"] is not None
+                      else None, bool(s["sideways"]), int(s["arrived"]), int(s["last_seen"]), bool(s["counted"]),
+                      float(s["confidence"])) for s in d["slots"]]
+    t._events = [_play_from_json(e) for e in d["events"]]
+    t._flags = [Flag(int(f["frame"]), float(f["time"]), f["side"], Card(f["card"]), FlagReason(f["reason"]), f["message"])
+                for f in d["flags"]]
+    t._card_length = d["card_length"]
+    t._ups = {k: (float(v[0]), float(v[1])) if v is not None else None for k, v in d["ups"].items()}
+    t._pile_seen = bool(d["pile_seen"])
+    t.frames = int(d["frames"])
+    t.last_play_time = d["last_play_time"]
+    return t
+
+
+def lifecycle_to_json(lc: HandLifecycle) -> dict[str, Any]:
+    """The hand being followed (phase, tracker, pending hand) as JSON; hands already final are not kept."""
+    p = lc.pending
+    return {
+        "sides": list(lc.sides), "goal": lc.goal, "phase": lc.phase.value, "hand_number": lc.hand_number,
+        "tracker": _tracker_to_json(lc.tracker) if lc.tracker is not None else None,
+        "pending": None if p is None else {
+            "number": p.number, "record": p.record.to_json(), "termination": p.termination.value,
+            "events": [_play_to_json(e) for e in p.events], "corrected": p.corrected},
+        "seen_events": lc._seen_events, "seen_flags": lc._seen_flags, "frames": lc._frames,
+    }
+
+
+def lifecycle_from_json(d: dict[str, Any], fresh: HandLifecycle) -> HandLifecycle:
+    """A lifecycle like ``fresh`` (same sides and settings) holding the snapshot's hand.
+
+    :raises ValueError: the snapshot's sides are not ``fresh``'s.
+    """
+    from scoring.hand import HandRecord
+
+    if tuple(d["sides"]) != fresh.sides:
+        raise ValueError(f"the saved hand is of sides {d['sides']}, this table has {list(fresh.sides)}")
+    lc = HandLifecycle(fresh.sides, int(d["goal"]), fresh.settings)
+    lc.phase = Phase(d["phase"])
+    lc.hand_number = int(d["hand_number"])
+    tr = d["tracker"]
+    lc.tracker = _tracker_from_json(tr, fresh.settings.reconcile) if tr is not None else None
+    p = d["pending"]
+    if p is not None:
+        lc.pending = PendingHand(int(p["number"]), HandRecord.from_json(p["record"]), Termination(p["termination"]),
+                                 tuple(_play_from_json(e) for e in p["events"]), corrected=bool(p["corrected"]))
+    lc._seen_events, lc._seen_flags = int(d["seen_events"]), int(d["seen_flags"])
+    lc._frames = max(1, int(d["frames"]))
+    return lc

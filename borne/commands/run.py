@@ -2,8 +2,10 @@
 
 With no ``--source`` it runs the built-in demo: simulated hands rendered at table speed, read
 with the trained detector when it is installed, else with the true boxes the demo knows.
-Each hand the camera sees finished becomes final when the table is cleared for the next one,
-and is then added to the display's current game.
+Each hand the camera sees finished is shown as pending on the display; it becomes final when a
+person confirms it there (or corrects it) or when the table is cleared for the next one, and is then
+added to the display's current game. The hand being followed is saved in the games' SQLite file
+at every change, so a restart in the middle of a hand takes it back.
 """
 
 from __future__ import annotations
@@ -30,6 +32,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--goal", type=int, choices=(700, 1000), default=None, help="the hands' goal")
     p.add_argument("--game", type=int, default=None, metavar="ID",
                    help="the game finished hands go to (default: the latest game of the layout's sides, else a new one)")
+    p.add_argument("--fps", type=float, default=10.0,
+                   help="the pace of a folder of frames, played as if from a camera (default 10)")
+    p.add_argument("--truth-boxes", metavar="TRUTH_DIR", default=None,
+                   help="for testing: replay the true boxes of a rendered sequence (its truth/ folder) "
+                        "instead of the trained detector")
+    p.add_argument("--forget-hand", action="store_true",
+                   help="start afresh instead of taking back the hand saved before a restart")
     p.set_defaults(func=_run)
 
 
@@ -40,15 +49,20 @@ def _run(args: argparse.Namespace) -> int:
     from borne.commands import CommandError
     from borne.commands.web import settings_from
     from scoring.web.app import create_app, serve
+    from scoring.web.camera import CameraState
     from vision.layout import TableLayout
-    from vision.sources import DemoSource, SourceError, open_source
+    from vision.sources import DemoSource, FolderSource, SourceError, open_source
 
     if not 0 <= args.port <= 65535:
         raise CommandError(f"--port must be 0 to 65535, not {args.port}")
+    if args.fps <= 0:
+        raise CommandError(f"--fps must be above 0, not {args.fps}")
     try:
         source = open_source(args.source)
     except SourceError as e:
         raise CommandError(str(e)) from None
+    if isinstance(source, FolderSource):
+        source.fps = args.fps
     demo = isinstance(source, DemoSource)
     if args.layout is not None:
         layout = TableLayout.from_file(args.layout)
@@ -63,21 +77,19 @@ def _run(args: argparse.Namespace) -> int:
     pipeline = _build_pipeline(args, layout, source)
     stop = threading.Event()
     keeper = _GameKeeper(app, layout, args.game)
+    camera = CameraState(source="demo" if demo else str(args.source))
+    table = LiveTable(app, pipeline, keeper, camera)
+    camera.desk = table
+    app.state.camera = camera
+    restored = None if args.forget_hand else table.restore()
+    if restored:
+        print(f"camera: {restored}", file=sys.stderr, flush=True)
 
     def follow() -> None:
-        from vision.pipeline import run_source
-
-        def on_result(result: Any) -> None:
-            for event in result.events:
-                if event.kind == "hand_final" and event.pending is not None:
-                    keeper.add(event.pending.record)
-                if event.kind in ("hand_pending", "hand_final", "hand_started", "flagged"):
-                    print(f"camera: hand {event.hand} {event.kind.replace('_', ' ')} (frame {event.frame})"
-                          + (f": {event.message}" if event.message else ""), file=sys.stderr, flush=True)
-
         try:
-            run_source(source, pipeline, on_result=on_result, should_stop=stop.is_set)
+            table.follow(source, should_stop=stop.is_set)
         except Exception as e:  # the server stays up; say why the camera stopped
+            camera.update(connected=False, message=f"the camera pipeline stopped: {e}")
             print(f"borne run: the camera pipeline stopped: {e}", file=sys.stderr, flush=True)
 
     thread = threading.Thread(target=follow, name="pipeline", daemon=True)
@@ -125,10 +137,10 @@ def _build_pipeline(args: argparse.Namespace, layout: Any, source: Any) -> Any:
     except Exception:
         have_detector = False
     before = None
-    if demo and not have_detector:
+    if args.truth_boxes is not None or (demo and not have_detector):
         from vision.replay_detector import TruthReplayDetector
 
-        truth = TruthReplayDetector()
+        truth = TruthReplayDetector(args.truth_boxes)
         reader = FrameReader(truth, FaceRecogniser.load(recogniser_path(args.edition)))
         before = truth.seek
     else:
@@ -205,3 +217,133 @@ class _GameKeeper:
 
         self.app.state.broadcaster.publish(
             GameEvent(kind=kind, game_id=stored.id, revision=stored.revision, game=game_document(stored), hand=hand))
+
+
+LIVE_HAND_DOCUMENT = "live_hand"
+"""The name of the saved hand in the games' SQLite file (``GameStore.save_camera_document``)."""
+
+FRAME_EVERY_S = 0.5
+"""How often the camera panel's picture is drawn and encoded; each costs the pipeline a few milliseconds."""
+
+
+class LiveTable:
+    """The pipeline's link to the display: status and picture, the live hand, confirm and correct, saving.
+
+    The pipeline thread calls :meth:`follow`; request threads call :meth:`confirm` and :meth:`correct`
+    (the :class:`~scoring.web.camera.HandDesk` of the display). One lock keeps them apart.
+    """
+
+    def __init__(self, app: Any, pipeline: Any, keeper: _GameKeeper, camera: Any) -> None:
+        import threading
+
+        self.app = app
+        self.pipeline = pipeline
+        self.keeper = keeper
+        self.camera = camera
+        self._lock = threading.Lock()
+
+    # -- the pipeline thread -----------------------------------------------------------------
+
+    def follow(self, source: Any, *, should_stop: Any) -> None:
+        """Feed ``source`` to the pipeline until it ends or ``should_stop()``; files are paced as a camera."""
+        import time
+
+        started = time.monotonic()
+        for frame in source.frames():
+            if not source.live:
+                wait = started + frame.time - time.monotonic()
+                if wait > 0:
+                    time.sleep(wait)
+            with self._lock:
+                result = self.pipeline.process(frame)
+                self._report(result)
+                self._publish()
+            self._show(source, result)
+            if should_stop():
+                break
+        with self._lock:
+            for event in self.pipeline.finish():
+                self._print(event)
+            self._publish()
+        self.camera.update(connected=False, ended=True, message="the source ended")
+
+    def _report(self, result: Any) -> None:
+        for event in result.events:
+            if event.kind == "hand_final" and event.pending is not None:
+                self.keeper.add(event.pending.record)
+            self._print(event)
+
+    @staticmethod
+    def _print(event: Any) -> None:
+        import sys
+
+        if event.kind in ("hand_pending", "hand_final", "hand_started", "flagged", "hand_reopened"):
+            print(f"camera: hand {event.hand} {event.kind.replace('_', ' ')} (frame {event.frame})"
+                  + (f": {event.message}" if event.message else ""), file=sys.stderr, flush=True)
+
+    def _show(self, source: Any, result: Any) -> None:
+        stats = source.stats
+        reading = result.reading
+        self.camera.update(connected=stats.connected, message=stats.message, frames=self.pipeline.frames,
+                           frames_per_second=self.pipeline.frames_per_second, corrupt_frames=stats.corrupt,
+                           reconnects=stats.reconnects, too_small=bool(reading.too_small),
+                           card_px=reading.typical_card_px)
+        if self.camera.frame_due(FRAME_EVERY_S):
+            from vision.drawing import census_jpeg
+
+            self.camera.set_frame(census_jpeg(result.frame.image, result.census, self.pipeline.layout))
+
+    def _publish(self) -> None:
+        """Push the live hand to the displays and save it, when it changed."""
+        from scoring.web.camera import publish_hand
+
+        raw = self.pipeline.live_json()
+        raw["game_id"] = self.keeper.game_id
+        changed = publish_hand(self.camera, raw, store=self.app.state.store, broadcaster=self.app.state.broadcaster)
+        if changed:
+            self.app.state.store.save_camera_document(name=LIVE_HAND_DOCUMENT, document=self.pipeline.snapshot())
+
+    def restore(self) -> str | None:
+        """Take back the hand saved before a restart; says what was restored (``None``: nothing)."""
+        doc = self.app.state.store.load_camera_document(name=LIVE_HAND_DOCUMENT)
+        if doc is None:
+            return None
+        with self._lock:
+            try:
+                self.pipeline.restore(doc)
+            except (ValueError, KeyError, TypeError) as e:
+                return f"the hand saved before the restart was not taken back: {e}"
+            self._publish()
+        lc = self.pipeline.lifecycle
+        return f"hand {lc.hand_number} taken back from before the restart ({lc.phase.value.replace('_', ' ')})"
+
+    # -- the display (request threads) -------------------------------------------------------
+
+    def confirm(self) -> None:
+        from scoring.web.camera import NoPendingHandError
+
+        with self._lock:
+            done = self.pipeline.lifecycle.confirm()
+            if done is None:
+                raise NoPendingHandError("no hand is waiting to be confirmed")
+            self.keeper.add(done.record)
+            self._publish()
+
+    def correct(self, record: Any) -> None:
+        from scoring.errors import IllegalHandError
+        from scoring.web.camera import NoPendingHandError
+
+        with self._lock:
+            lc = self.pipeline.lifecycle
+            if sorted(record.side_names) != sorted(lc.sides):
+                raise IllegalHandError(f"the camera follows {', '.join(lc.sides)}, not {', '.join(record.side_names)}",
+                                       field="sides")
+            if lc.pending is None and lc.tracker is None:
+                raise NoPendingHandError("the camera is not following a hand yet")
+            was_pending = lc.pending is not None
+            lc.correct(record)
+            if was_pending:
+                done = lc.confirm()
+                if done is not None:
+                    self.keeper.add(done.record)
+            self._publish()

@@ -48,6 +48,7 @@ def create_app(settings: WebSettings, *, store: GameStore | None = None) -> Fast
     app.state.settings = settings
     app.state.store = store if store is not None else GameStore(settings.db_path)
     app.state.broadcaster = Broadcaster()
+    app.state.camera = None  # borne run sets a CameraState
     install_error_handlers(app)
     for router in ALL:
         app.include_router(router)

@@ -39,17 +39,36 @@ class GameEvent:
         return f"id: {seq}\nevent: game\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
 
 
+LIVE_HAND_EVENT = "camera"
+"""The SSE event type of the hand the camera follows (``event: camera``)."""
+
+
+@dataclass(frozen=True)
+class LiveHandEvent:
+    """The hand the camera follows changed: its counts, confidence, flags, or the pending hand."""
+
+    hand: dict[str, Any]
+    """As ``GET /api/camera/hand`` returns it."""
+
+    def to_sse(self, seq: int) -> str:
+        return f"id: {seq}\nevent: {LIVE_HAND_EVENT}\ndata: {json.dumps(self.hand, separators=(',', ':'))}\n\n"
+
+
+Event = GameEvent | LiveHandEvent
+
+
 @dataclass(eq=False)
 class Subscription:
     """One open event stream; ``game_id`` ``None`` follows every game."""
 
     game_id: int | None
-    queue: asyncio.Queue[tuple[int, GameEvent] | None] = field(
+    queue: asyncio.Queue[tuple[int, Event] | None] = field(
         default_factory=lambda: asyncio.Queue(maxsize=SUBSCRIBER_QUEUE_SIZE)
     )
 
-    def wants(self, event: GameEvent) -> bool:
-        return self.game_id is None or self.game_id == event.game_id
+    def wants(self, event: Event) -> bool:
+        """Every stream hears the camera's hand; a game's stream hears only that game's changes."""
+        return self.game_id is None or isinstance(event, LiveHandEvent) or self.game_id == event.game_id
 
 
 class Broadcaster:
@@ -77,7 +96,7 @@ class Broadcaster:
     def unsubscribe(self, sub: Subscription) -> None:
         self._subscribers.discard(sub)
 
-    def publish(self, event: GameEvent) -> None:
+    def publish(self, event: Event) -> None:
         loop = self._loop
         if loop is None or loop.is_closed():
             return
@@ -91,7 +110,7 @@ class Broadcaster:
         for sub in list(self._subscribers):
             self._drop(sub)
 
-    def _deliver(self, seq: int, event: GameEvent) -> None:
+    def _deliver(self, seq: int, event: Event) -> None:
         for sub in list(self._subscribers):
             if not sub.wants(event):
                 continue

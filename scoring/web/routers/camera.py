@@ -1,0 +1,88 @@
+"""The camera: its status and latest picture, and the hand it follows (confirm it, correct it).
+
+With ``borne serve`` there is no camera: the status says so and the rest is 404.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Depends, HTTPException, Request, Response
+
+from scoring.hand import HandRecord
+from scoring.web.camera import NO_CAMERA, CameraState, NoPendingHandError
+from scoring.web.deps import Writer
+from scoring.web.routers.games import WRITE_ERRORS
+from scoring.web.routers.hands import HAND_EXAMPLE
+
+router = APIRouter(prefix="/api/camera", tags=["camera"])
+
+NO_CAMERA_MESSAGE = "no camera: start the display with `borne run` to follow the table"
+
+
+def optional_camera(request: Request) -> CameraState | None:
+    camera: CameraState | None = getattr(request.app.state, "camera", None)
+    return camera
+
+
+def require_camera(camera: Annotated[CameraState | None, Depends(optional_camera)]) -> CameraState:
+    if camera is None:
+        raise HTTPException(404, NO_CAMERA_MESSAGE)
+    return camera
+
+
+CorrectBody = Body(description="A hand record (CONTRACT.md §1) with the table's sides.", examples=[HAND_EXAMPLE])
+
+MaybeCamera = Annotated[CameraState | None, Depends(optional_camera)]
+Camera = Annotated[CameraState, Depends(require_camera)]
+
+
+@router.get("", summary="The camera's status: connected or lost, frames per second, corrupt frames, reconnects")
+def camera_status(camera: MaybeCamera) -> dict[str, Any]:
+    return dict(NO_CAMERA) if camera is None else camera.status_json()
+
+
+@router.get("/frame.jpg", summary="The latest picture with boxes, ids and zones drawn (JPEG)",
+            response_class=Response, responses={200: {"content": {"image/jpeg": {}}}, 404: {"description": "No camera or no picture yet"}})
+def camera_frame(camera: Camera) -> Response:
+    jpeg = camera.frame_jpeg()
+    if jpeg is None:
+        raise HTTPException(404, "the camera has no picture yet")
+    return Response(jpeg, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
+@router.get("/hand", summary="The hand the camera follows: counts, confidence and flags per side, the pending hand scored")
+def live_hand(camera: Camera) -> dict[str, Any]:
+    hand = camera.hand()
+    if hand is None:
+        raise HTTPException(404, "the camera has not seen a hand yet")
+    return hand
+
+
+def _desk(camera: CameraState) -> Any:
+    if camera.desk is None:
+        raise HTTPException(404, NO_CAMERA_MESSAGE)
+    return camera.desk
+
+
+@router.post("/hand/confirm", dependencies=[Writer], responses={**WRITE_ERRORS, 409: {"description": "No hand is pending"}},
+             summary="Confirm the pending hand: it becomes final and goes into the game")
+def confirm_hand(camera: Camera) -> dict[str, Any]:
+    try:
+        _desk(camera).confirm()
+    except NoPendingHandError as e:
+        raise HTTPException(409, str(e)) from None
+    return camera.hand() or {}
+
+
+@router.post("/hand/correct", dependencies=[Writer], responses=WRITE_ERRORS,
+             summary="A person's record of the hand wins: a pending hand is confirmed with it; "
+                     "a hand in play goes on counting from it")
+def correct_hand(camera: Camera, hand: Any = CorrectBody) -> dict[str, Any]:
+    record = HandRecord.from_json(hand)
+    record.validate()
+    try:
+        _desk(camera).correct(record)
+    except NoPendingHandError as e:
+        raise HTTPException(409, str(e)) from None
+    return camera.hand() or {}
