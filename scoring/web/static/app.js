@@ -21,6 +21,8 @@ const state = {
   chartStep: null,  // hand shown by the race chart while replaying (null: all)
   replayTimer: null,
   entry: null,      // the hand being entered or fixed
+  camera: null,     // GET /api/camera (null until read; camera: false with borne serve)
+  liveHand: null,   // GET /api/camera/hand, then the SSE "camera" events
 };
 
 // ---------------------------------------------------------------------------- helpers
@@ -152,6 +154,7 @@ function connectEvents() {
   source = new EventSource("/api/events");
   source.addEventListener("hello", () => { setLive(true); refresh(); });
   source.addEventListener("game", (ev) => onGameEvent(JSON.parse(ev.data)));
+  source.addEventListener("camera", (ev) => onLiveHand(JSON.parse(ev.data)));
   source.onerror = () => {
     setLive(false);
     if (source.readyState === EventSource.CLOSED) setTimeout(connectEvents, 1000);
@@ -223,6 +226,7 @@ async function start() {
     }
   }
   connectEvents();
+  startCamera();
   document.addEventListener("keydown", (ev) => {
     if (ev.target.closest("input, select, textarea, dialog")) return;
     if (state.view === "game" && state.game && !state.game.winner && (ev.key === "n" || ev.key === "+")) {
@@ -380,7 +384,7 @@ function renderGameView() {
   const main = document.getElementById("main");
   const doc = state.game;
   if (!doc) {
-    main.replaceChildren(el("section", { class: "card empty" }, el("h1", {}, t("app.tagline")), el("p", {}, t("app.no_games")),
+    main.replaceChildren(livePanel(), cameraPanel(), el("section", { class: "card empty" }, el("h1", {}, t("app.tagline")), el("p", {}, t("app.no_games")),
       el("a", { class: "button primary big", href: "/new" }, t("app.new_game"))), gamesList());
     return;
   }
@@ -388,6 +392,8 @@ function renderGameView() {
   main.replaceChildren(
     el("div", { class: "layout" },
       el("section", { class: "scoreboard", "aria-label": t("app.name") }, header(doc), winnerBanner(doc), scoreCards(doc), actions(doc)),
+      livePanel(),
+      cameraPanel(),
       el("section", { class: "card chart-card" }, raceChart(doc)),
       el("section", { class: "card pad-card" }, scorePad(doc)),
       gamesList()));
@@ -584,6 +590,149 @@ function renderGames() {
   if (old && fresh) old.replaceWith(fresh);
 }
 
+// ---------------------------------------------------------------------------- the camera
+
+const CAMERA_STATUS_MS = 2000;
+const CAMERA_FRAME_MS = 1000;
+
+async function startCamera() {
+  try { state.camera = await api("GET", "/api/camera"); } catch (e) { state.camera = null; }
+  if (!state.camera || !state.camera.camera) return;
+  try { state.liveHand = await api("GET", "/api/camera/hand"); } catch (e) { /* no hand yet */ }
+  rerenderCamera();
+  setInterval(async () => {
+    try { state.camera = await api("GET", "/api/camera"); rerenderCamera(); } catch (e) { /* next time */ }
+  }, CAMERA_STATUS_MS);
+  setInterval(() => {
+    const img = cameraImage();
+    if (state.camera && state.camera.has_frame && !state.camera.ended && !document.hidden) img.src = `/api/camera/frame.jpg?t=${Date.now()}`;
+  }, CAMERA_FRAME_MS);
+}
+
+function onLiveHand(hand) {
+  const before = state.liveHand;
+  state.liveHand = hand;
+  rerenderCamera();
+  if (before && before.pending && !hand.pending && before.hand === hand.hand) refresh();
+}
+
+// One <img> for the whole session, so a re-render never blanks the picture while it reloads.
+let cameraImg = null;
+function cameraImage() {
+  if (!cameraImg) {
+    cameraImg = el("img", { id: "camera-frame", alt: t("camera.picture"), width: 960, height: 540 });
+    if (state.camera && state.camera.has_frame) cameraImg.src = `/api/camera/frame.jpg?t=${Date.now()}`;
+  }
+  return cameraImg;
+}
+
+function rerenderCamera() {
+  const panel = document.getElementById("camera-panel");
+  const live = document.getElementById("live-panel");
+  if (panel && (live || !state.liveHand)) {
+    panel.replaceWith(cameraPanel());
+    if (live) live.replaceWith(livePanel());
+  } else if (state.view === "game") renderGameView();
+}
+
+function livePanel() {
+  const cam = state.camera;
+  if (!cam || !cam.camera || !state.liveHand) return null;
+  return el("section", { class: "card live-card", id: "live-panel", "aria-label": t("camera.title") }, liveHand(state.liveHand));
+}
+
+function cameraPanel() {
+  const cam = state.camera;
+  if (!cam || !cam.camera) return null;
+  const status = cam.ended ? t("camera.ended") : cam.connected ? t("camera.connected") : t("camera.lost");
+  const bits = [t("camera.fps", { fps: cam.frames_per_second.toFixed(1) })];
+  if (cam.corrupt_frames) bits.push(t("camera.corrupt", { n: cam.corrupt_frames }));
+  if (cam.reconnects) bits.push(t("camera.reconnects", { n: cam.reconnects }));
+  return el("section", { class: "card camera-card", id: "camera-panel", "aria-label": t("camera.title") },
+    el("div", { class: "camera-head" },
+      el("h2", {}, t("camera.title")),
+      el("span", { class: `camera-status ${cam.connected ? "on" : "off"}`, id: "camera-status", role: "status" }, status),
+      el("span", { class: "muted" }, bits.join(" · ")),
+      cam.message && !cam.ended ? el("span", { class: "muted" }, cam.message) : null),
+    cam.too_small ? el("p", { class: "warning", id: "camera-too-small" },
+      t("camera.too_small", { px: Math.round(cam.card_px || 0) })) : null,
+    el("figure", { class: "camera-picture" }, cam.has_frame ? cameraImage() : el("p", { class: "muted" }, t("camera.no_picture"))));
+}
+
+function liveHand(hand) {
+  const pending = hand.pending;
+  const goal = hand.extension_called_by ? 1000 : hand.goal;
+  let head;
+  if (pending) head = t("camera.pending", { n: pending.number });
+  else if (hand.phase === "in_play") head = t("camera.hand_live", { n: hand.hand });
+  else if (hand.phase === "finished") head = t("camera.hand_done", { n: hand.hand });
+  else head = t("camera.hand_waiting");
+  const sides = hand.sides.map((s, i) => {
+    const counts = DISTANCE_VALUES.filter((km) => (s.distance[String(km)] || 0) > 0)
+      .map((km) => `${km}×${s.distance[String(km)]}`);
+    const safeties = Object.entries(s.safeties).map(([id, how]) => t(`safeties.${id}`) + (how === "coup_fourre" ? " ⟂" : ""));
+    const score = pending && pending.score ? pending.score.sides.find((x) => x.side === s.side) : null;
+    const low = s.confidence < 0.7;
+    return el("article", { class: "live-side", "data-side": s.side, style: `--side:${sideColour(s.side, i)}` },
+      el("h3", {}, s.side),
+      el("p", { class: "live-km" }, t("camera.km_of", { km: fmt(s.km), goal: fmt(goal) })),
+      el("p", { class: "live-cards" }, counts.length ? counts.join("  ") : t("camera.none")),
+      safeties.length ? el("p", { class: "live-safeties" }, safeties.join(", ")) : null,
+      el("p", { class: `confidence${low ? " low" : ""}` }, t("camera.confidence", { percent: Math.round(s.confidence * 100) })),
+      score ? el("p", { class: "pending-points", "data-points": score.total }, t("camera.hand_points", { points: fmt(score.total) })) : null);
+  });
+  const flags = hand.flags.length ? el("div", { class: "flags", id: "camera-flags", role: "alert" },
+    el("h4", {}, t("camera.flags")),
+    el("ul", {}, hand.flags.map((f) => el("li", {}, t("camera.flag", { side: f.side, message: f.message }))))) : null;
+  let pendingBox = null;
+  if (pending) {
+    pendingBox = el("div", { class: "pending", id: "pending-hand" },
+      pending.score && pending.score.winner ? el("p", { class: "pending-winner" }, t("camera.hand_winner", { side: pending.score.winner })) : null,
+      pending.problem ? el("p", { class: "error" }, t("camera.problem", { message: pending.problem })) : null,
+      pending.ask_extension ? el("p", { class: "warning", id: "ask-extension" }, t("camera.ask_extension", { side: pending.ask_extension })) : null,
+      pending.corrected ? el("p", { class: "muted" }, t("camera.corrected")) : null,
+      el("p", { class: "help" }, t("camera.pending_help")),
+      el("div", { class: "buttons" },
+        el("button", { type: "button", class: "primary big", id: "confirm-hand", onclick: confirmCameraHand }, t("camera.confirm")),
+        el("button", { type: "button", class: "secondary", id: "correct-hand", onclick: () => correctCameraHand(pending.record, pending.number) }, t("camera.correct"))));
+  }
+  const fix = !pending && hand.phase === "in_play" ? el("button", { type: "button", class: "secondary", id: "correct-live",
+    onclick: () => correctCameraHand(liveRecord(hand), hand.hand) }, t("camera.correct_live")) : null;
+  return el("div", { class: `live-hand${pending ? " is-pending" : ""}`, id: "live-hand", "data-phase": hand.phase },
+    el("h3", { class: "live-title" }, head),
+    el("div", { class: "live-sides", style: `--sides:${hand.sides.length}` }, sides),
+    flags, pendingBox, fix);
+}
+
+function sideColour(name, fallback) {
+  const i = state.game ? state.game.sides.findIndex((s) => s.name === name) : -1;
+  return COLOURS[(i >= 0 ? i : fallback) % COLOURS.length];
+}
+
+function liveRecord(hand) {
+  return { goal: hand.goal, draw_pile_empty_at_finish: hand.draw_pile === false, extension_called_by: hand.extension_called_by,
+    sides: hand.sides.map((s) => ({ side: s.side, distance: s.distance, safeties: s.safeties })) };
+}
+
+async function confirmCameraHand() {
+  const n = state.liveHand && state.liveHand.pending && state.liveHand.pending.number;
+  try {
+    onLiveHand(await write("POST", "/api/camera/hand/confirm"));
+    toast(t("camera.confirmed", { n }));
+    refresh();
+  } catch (e) { toast(explain(e)); }
+}
+
+function correctCameraHand(record, number) {
+  const sides = record.sides.map((s) => ({ name: s.side, players: [] }));
+  const doc = { id: null, sides, goal: null, extension: record.goal === 700, hands: [] };
+  state.entry = { gameId: null, number: null, camera: number, doc, revision: null, record: copyRecord(record), serverErrors: [] };
+  const dialog = document.getElementById("hand-dialog");
+  renderEntry();
+  if (!dialog.open) dialog.showModal();
+  dialog.querySelector("#save-hand")?.focus();
+}
+
 // ---------------------------------------------------------------------------- hand entry and correction
 
 function blankHand(doc) {
@@ -649,7 +798,7 @@ function validate(record, doc) {
 
 function renderEntry() {
   const entry = state.entry;
-  const doc = state.game;
+  const doc = entry.doc || state.game;
   const record = entry.record;
   const dialog = document.getElementById("hand-dialog");
   const errors = validate(record, doc);
@@ -708,7 +857,8 @@ function renderEntry() {
 
   const form = el("form", { method: "dialog", class: "entry", id: "entry-form", novalidate: true },
     el("div", { class: "entry-head" },
-      el("h2", { id: "hand-title" }, entry.number ? t("entry.edit_title", { n: entry.number }) : t("entry.new_title", { n: doc.hands.length + 1 })),
+      el("h2", { id: "hand-title" }, entry.camera ? t("camera.correct_title", { n: entry.camera })
+        : entry.number ? t("entry.edit_title", { n: entry.number }) : t("entry.new_title", { n: doc.hands.length + 1 })),
       el("button", { type: "button", class: "icon", "aria-label": t("entry.cancel"), onclick: closeEntry }, "×")),
     el("div", { class: "entry-hand" }, goalControl, extensionControl,
       el("label", { class: "check" }, el("input", { type: "checkbox", id: "draw-pile-empty", checked: record.draw_pile_empty_at_finish ? true : null,
@@ -739,9 +889,15 @@ function toRecord(record) {
 
 async function saveEntry() {
   const entry = state.entry;
-  if (validate(entry.record, state.game).length) return;
+  if (validate(entry.record, entry.doc || state.game).length) return;
   const path = entry.number ? `/api/games/${entry.gameId}/hands/${entry.number}` : `/api/games/${entry.gameId}/hands`;
   try {
+    if (entry.camera) {
+      onLiveHand(await write("POST", "/api/camera/hand/correct", toRecord(entry.record)));
+      closeEntry();
+      refresh();
+      return;
+    }
     await write(entry.number ? "PUT" : "POST", path, toRecord(entry.record), { revision: entry.revision });
     closeEntry();
     showGame(await api("GET", `/api/games/${entry.gameId}`));
