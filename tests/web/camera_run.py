@@ -1,0 +1,82 @@
+"""A ``borne run`` subprocess on a short rendered sequence, replaying its true boxes (no trained detector needed)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from tests.web.conftest import TOKEN, free_port
+
+
+def render_sequence(out: Path, *, seed: int, frames: int) -> Path:
+    """One rendered hand at 640×360 cut to ``frames`` frames; returns its folder (frames/, truth/, layout.json)."""
+    subprocess.run([sys.executable, "-m", "borne", "data", "sequences", "--count", "1", "--seed", str(seed),
+                    "--width", "640", "--height", "360", "--max-frames", str(frames), "--no-video", "--out", str(out)],
+                   check=True, capture_output=True, text=True)
+    (folder,) = sorted(out.glob("seq_*"))
+    return folder
+
+
+class CameraRun:
+    """``borne run --source FRAMES --truth-boxes TRUTH`` on a free loopback port."""
+
+    def __init__(self, db: Path, frames: Path, sequence: Path, *, fps: float) -> None:
+        self.db, self.frames, self.sequence, self.fps = db, frames, sequence, fps
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen[str] | None = None
+        self.log = db.parent / f"run-{self.port}.log"
+
+    def start(self) -> CameraRun:
+        env = {k: v for k, v in os.environ.items() if k != "BORNE_TOKEN"}
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "borne", "run", "--source", str(self.frames), "--layout",
+             str(self.sequence / "layout.json"), "--truth-boxes", str(self.sequence / "truth"), "--fps", str(self.fps),
+             "--port", str(self.port), "--db", str(self.db), "--token", TOKEN],
+            stdout=self.log.open("w"), stderr=subprocess.STDOUT, text=True, env=env)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"borne run exited: {self.log.read_text()}")
+            try:
+                if httpx.get(f"{self.url}/api/camera", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError("borne run did not start within 30 s")
+
+    def get(self, path: str) -> httpx.Response:
+        return httpx.get(self.url + path, timeout=10)
+
+    def hand(self) -> dict[str, Any] | None:
+        r = self.get("/api/camera/hand")
+        return r.json() if r.status_code == 200 else None
+
+    def wait_for(self, test: Any, *, timeout: float, what: str) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            hand = self.hand()
+            if hand is not None and test(hand):
+                return hand
+            time.sleep(0.1)
+        raise AssertionError(f"{what} within {timeout} s; last: {self.hand()}\n{self.log.read_text()}")
+
+    def kill(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
