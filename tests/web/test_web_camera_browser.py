@@ -1,0 +1,45 @@
+"""End to end: ``borne run`` on a short rendered hand; a real Chromium page shows its score appear,
+pending, then confirmed with a click, then in the game's table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.web.camera_run import CameraRun, render_sequence
+from tests.web.conftest import TOKEN
+
+pytestmark = pytest.mark.browser
+
+
+def test_a_hand_the_camera_follows_is_confirmed_on_the_page_and_lands_in_the_game(tmp_path: Path, browser: Any) -> None:
+    seq = render_sequence(tmp_path / "seq", seed=5, frames=120)
+    run = CameraRun(tmp_path / "games.sqlite3", seq / "frames", seq, fps=30).start()
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    try:
+        page.add_init_script(f"localStorage.setItem('borne.token', '{TOKEN}')")
+        page.goto(run.url + "/")
+        page.wait_for_selector("#camera-panel #camera-status")
+        page.wait_for_selector("#live-hand")
+        pending = page.wait_for_selector("#pending-hand", timeout=60_000)
+        assert pending is not None
+        hand = run.hand()
+        assert hand is not None and hand["pending"] is not None and hand["plays"] > 0
+        totals = {s["side"]: s["total"] for s in hand["pending"]["score"]["sides"]}
+        shown = {el.get_attribute("data-side"): int(el.query_selector(".pending-points").get_attribute("data-points"))
+                 for el in page.query_selector_all("#live-hand .live-side")}
+        assert shown == totals
+        page.click("#confirm-hand")
+        page.wait_for_selector("#pending-hand", state="detached")
+        page.wait_for_selector("table.pad")
+        for side, total in totals.items():
+            page.wait_for_selector(f'.side[data-side="{side}"] .total[data-total="{total}"]')
+        game = run.get("/api/games").json()
+        assert len(game) == 1 and game[0]["hands"] == 1 and game[0]["totals"] == totals
+        img = page.query_selector("#camera-frame")
+        assert img is not None and page.evaluate("document.getElementById('camera-frame').naturalWidth") > 0
+    finally:
+        page.close()
+        run.stop()
