@@ -164,7 +164,10 @@ def test_the_live_hand_goes_out_as_a_camera_event_only_when_it_changed() -> None
             got.append(sub.queue.get_nowait())
         return got
 
-    got = asyncio.run(run())
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:  # a loop of its own: Playwright may hold this thread's
+        got = pool.submit(asyncio.run, run()).result()
     assert len(got) == 1
     seq, event = got[0]
     assert isinstance(event, LiveHandEvent)
