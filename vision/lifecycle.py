@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any
 
 from scoring.hand import EXTENDED_GOAL, HandRecord
 from vision.reconcile import FrameObservations, HandState, HandTracker, PlayEvent, ReconcileSettings
@@ -97,6 +98,41 @@ class HandLifecycle:
         self._seen_events = 0
         self._seen_flags = 0
         self._frames = 0
+
+    # -- snapshots (restart safety) ---------------------------------------------------------
+
+    def to_state(self) -> dict[str, Any]:
+        """The hand being followed (phase, tracker, pending hand) as JSON; hands already final are not kept."""
+        p = self.pending
+        return {
+            "sides": list(self.sides), "goal": self.goal, "phase": self.phase.value, "hand_number": self.hand_number,
+            "tracker": self.tracker.to_state() if self.tracker is not None else None,
+            "pending": None if p is None else {
+                "number": p.number, "record": p.record.to_json(), "termination": p.termination.value,
+                "events": [e.to_state() for e in p.events], "corrected": p.corrected},
+            "seen_events": self._seen_events, "seen_flags": self._seen_flags, "frames": self._frames,
+        }
+
+    @classmethod
+    def from_state(cls, d: dict[str, Any], fresh: HandLifecycle) -> HandLifecycle:
+        """A lifecycle like ``fresh`` (same sides and settings) holding the snapshot's hand.
+
+        :raises ValueError: the snapshot's sides are not ``fresh``'s.
+        """
+        if tuple(d["sides"]) != fresh.sides:
+            raise ValueError(f"the saved hand is of sides {d['sides']}, this table has {list(fresh.sides)}")
+        lc = cls(fresh.sides, int(d["goal"]), fresh.settings)
+        lc.phase = Phase(d["phase"])
+        lc.hand_number = int(d["hand_number"])
+        tr = d["tracker"]
+        lc.tracker = HandTracker.from_state(tr, fresh.settings.reconcile) if tr is not None else None
+        p = d["pending"]
+        if p is not None:
+            lc.pending = PendingHand(int(p["number"]), HandRecord.from_json(p["record"]), Termination(p["termination"]),
+                                     tuple(PlayEvent.from_state(e) for e in p["events"]), corrected=bool(p["corrected"]))
+        lc._seen_events, lc._seen_flags = int(d["seen_events"]), int(d["seen_flags"])
+        lc._frames = max(1, int(d["frames"]))
+        return lc
 
     # -- feeding ------------------------------------------------------------------------------
 

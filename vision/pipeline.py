@@ -11,21 +11,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
-from scoring.cards import Card
 from vision.census import TableCensus, take_census
 from vision.frame_reader import FrameReader, FrameReading
 from vision.layout import TableLayout
-from vision.lifecycle import HandLifecycle, LifecycleEvent, LifecycleSettings, PendingHand, Phase, Termination
+from vision.lifecycle import HandLifecycle, LifecycleEvent, LifecycleSettings
 from vision.reconcile import (
-    Flag,
-    FlagReason,
     HandState,
-    HandTracker,
-    PlayEvent,
-    ReconcileSettings,
-    _Slot,
     observations_from_census,
 )
 from vision.sources import Frame, FrameSource
@@ -160,7 +151,7 @@ class Pipeline:
     def snapshot(self) -> dict[str, Any]:
         """The lifecycle and its tracker as a JSON document, for :meth:`restore` after a restart."""
         return {"version": 1, "frame": self._last_index, "time": self._last_time,
-                "lifecycle": lifecycle_to_json(self.lifecycle)}
+                "lifecycle": self.lifecycle.to_state()}
 
     def restore(self, document: dict[str, Any]) -> None:
         """Take back the hand of a :meth:`snapshot`; the frames that follow count on from it.
@@ -169,7 +160,7 @@ class Pipeline:
         """
         if document.get("version") != 1:
             raise ValueError(f"unknown snapshot version {document.get('version')!r}")
-        self.lifecycle = lifecycle_from_json(document["lifecycle"], self.lifecycle)
+        self.lifecycle = HandLifecycle.from_state(document["lifecycle"], self.lifecycle)
         self.frame_offset = int(document["frame"]) + 1
         self.time_offset = float(document["time"]) + 1.0
         self._last_index, self._last_time = int(document["frame"]), float(document["time"])
@@ -185,90 +176,3 @@ def run_source(source: FrameSource, pipeline: Pipeline, *, on_result: Callable[[
         if should_stop is not None and should_stop():
             break
     pipeline.finish()
-
-
-# -- snapshots of the lifecycle (restart safety) ---------------------------------------------
-# They read the tracker's and lifecycle's own fields: both are plain values (ids, numbers,
-# anchors), and a restored tracker must match the cards it sees again to the cards it counted.
-
-
-def _play_to_json(e: PlayEvent) -> dict[str, Any]:
-    return {"frame": e.frame, "time": e.time, "side": e.side, "card": e.card.value, "sideways": e.sideways,
-            "decided_frame": e.decided_frame, "decided_time": e.decided_time, "confidence": e.confidence}
-
-
-def _play_from_json(d: dict[str, Any]) -> PlayEvent:
-    return PlayEvent(int(d["frame"]), float(d["time"]), str(d["side"]), Card(d["card"]), bool(d["sideways"]),
-                     int(d["decided_frame"]), float(d["decided_time"]), float(d["confidence"]))
-
-
-def _tracker_to_json(t: HandTracker) -> dict[str, Any]:
-    return {
-        "sides": list(t.side_names), "goal": t.goal, "extension_called_by": t.extension_called_by,
-        "reached_700_at": list(t.reached_700_at) if t.reached_700_at is not None else None,
-        "slots": [{"side": sl.side, "card": sl.card.value,
-                   "anchor": [float(v) for v in sl.anchor] if sl.anchor is not None else None,
-                   "sideways": sl.sideways, "arrived": sl.arrived, "last_seen": sl.last_seen, "counted": sl.counted,
-                   "confidence": sl.confidence} for sl in t._slots],
-        "events": [_play_to_json(e) for e in t._events],
-        "flags": [{"frame": f.frame, "time": f.time, "side": f.side, "card": f.card.value, "reason": f.reason.value,
-                   "message": f.message} for f in t._flags],
-        "card_length": t._card_length,
-        "ups": {k: list(v) if v is not None else None for k, v in t._ups.items()},
-        "pile_seen": t._pile_seen, "frames": t.frames, "last_play_time": t.last_play_time,
-    }
-
-
-def _tracker_from_json(d: dict[str, Any], settings: ReconcileSettings) -> HandTracker:
-    t = HandTracker(tuple(d["sides"]), goal=int(d["goal"]), settings=settings)
-    t.extension_called_by = d["extension_called_by"]
-    r = d["reached_700_at"]
-    t.reached_700_at = (str(r[0]), int(r[1])) if r is not None else None
-    t._slots = [_Slot(s["side"], Card(s["card"]), np.asarray(s["anchor"], dtype=np.float64) if s["anchor"] is not None
-                      else None, bool(s["sideways"]), int(s["arrived"]), int(s["last_seen"]), bool(s["counted"]),
-                      float(s["confidence"])) for s in d["slots"]]
-    t._events = [_play_from_json(e) for e in d["events"]]
-    t._flags = [Flag(int(f["frame"]), float(f["time"]), f["side"], Card(f["card"]), FlagReason(f["reason"]), f["message"])
-                for f in d["flags"]]
-    t._card_length = d["card_length"]
-    t._ups = {k: (float(v[0]), float(v[1])) if v is not None else None for k, v in d["ups"].items()}
-    t._pile_seen = bool(d["pile_seen"])
-    t.frames = int(d["frames"])
-    t.last_play_time = d["last_play_time"]
-    return t
-
-
-def lifecycle_to_json(lc: HandLifecycle) -> dict[str, Any]:
-    """The hand being followed (phase, tracker, pending hand) as JSON; hands already final are not kept."""
-    p = lc.pending
-    return {
-        "sides": list(lc.sides), "goal": lc.goal, "phase": lc.phase.value, "hand_number": lc.hand_number,
-        "tracker": _tracker_to_json(lc.tracker) if lc.tracker is not None else None,
-        "pending": None if p is None else {
-            "number": p.number, "record": p.record.to_json(), "termination": p.termination.value,
-            "events": [_play_to_json(e) for e in p.events], "corrected": p.corrected},
-        "seen_events": lc._seen_events, "seen_flags": lc._seen_flags, "frames": lc._frames,
-    }
-
-
-def lifecycle_from_json(d: dict[str, Any], fresh: HandLifecycle) -> HandLifecycle:
-    """A lifecycle like ``fresh`` (same sides and settings) holding the snapshot's hand.
-
-    :raises ValueError: the snapshot's sides are not ``fresh``'s.
-    """
-    from scoring.hand import HandRecord
-
-    if tuple(d["sides"]) != fresh.sides:
-        raise ValueError(f"the saved hand is of sides {d['sides']}, this table has {list(fresh.sides)}")
-    lc = HandLifecycle(fresh.sides, int(d["goal"]), fresh.settings)
-    lc.phase = Phase(d["phase"])
-    lc.hand_number = int(d["hand_number"])
-    tr = d["tracker"]
-    lc.tracker = _tracker_from_json(tr, fresh.settings.reconcile) if tr is not None else None
-    p = d["pending"]
-    if p is not None:
-        lc.pending = PendingHand(int(p["number"]), HandRecord.from_json(p["record"]), Termination(p["termination"]),
-                                 tuple(_play_from_json(e) for e in p["events"]), corrected=bool(p["corrected"]))
-    lc._seen_events, lc._seen_flags = int(d["seen_events"]), int(d["seen_flags"])
-    lc._frames = max(1, int(d["frames"]))
-    return lc

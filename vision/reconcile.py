@@ -180,6 +180,17 @@ class PlayEvent:
     def to_json(self) -> dict[str, Any]:
         return {"frame": self.frame, "side": self.side, "card": self.card.value, "sideways": self.sideways}
 
+    def to_state(self) -> dict[str, Any]:
+        """Every field, for a snapshot (:meth:`from_state` reads it back)."""
+        return {"frame": self.frame, "time": self.time, "side": self.side, "card": self.card.value,
+                "sideways": self.sideways, "decided_frame": self.decided_frame, "decided_time": self.decided_time,
+                "confidence": self.confidence}
+
+    @classmethod
+    def from_state(cls, d: dict[str, Any]) -> PlayEvent:
+        return cls(int(d["frame"]), float(d["time"]), str(d["side"]), Card(d["card"]), bool(d["sideways"]),
+                   int(d["decided_frame"]), float(d["decided_time"]), float(d["confidence"]))
+
 
 @dataclass(frozen=True)
 class Flag:
@@ -195,6 +206,13 @@ class Flag:
     def to_json(self) -> dict[str, Any]:
         return {"frame": self.frame, "side": self.side, "card": self.card.value, "reason": self.reason.value,
                 "message": self.message}
+
+    def to_state(self) -> dict[str, Any]:
+        return {**self.to_json(), "time": self.time}
+
+    @classmethod
+    def from_state(cls, d: dict[str, Any]) -> Flag:
+        return cls(int(d["frame"]), float(d["time"]), d["side"], Card(d["card"]), FlagReason(d["reason"]), d["message"])
 
 
 @dataclass(frozen=True)
@@ -324,6 +342,50 @@ class HandTracker:
         self.last_play_time: float | None = None
         """When the last counted card (of any kind) landed, in source seconds."""
         self.last_frame: FrameObservations | None = None
+
+    # -- snapshots (restart safety) ---------------------------------------------------------
+
+    def to_state(self) -> dict[str, Any]:
+        """The counted hand as a JSON document (:meth:`from_state` reads it back after a restart).
+
+        Card positions are kept, so that the cards seen again after a restart are matched to the
+        cards already counted instead of being counted twice.
+        """
+        return {
+            "sides": list(self.side_names), "goal": self.goal, "extension_called_by": self.extension_called_by,
+            "reached_700_at": list(self.reached_700_at) if self.reached_700_at is not None else None,
+            "slots": [{"side": sl.side, "card": sl.card.value,
+                       "anchor": [float(v) for v in sl.anchor] if sl.anchor is not None else None,
+                       "sideways": sl.sideways, "arrived": sl.arrived, "last_seen": sl.last_seen,
+                       "counted": sl.counted, "confidence": sl.confidence} for sl in self._slots],
+            "events": [e.to_state() for e in self._events],
+            "flags": [f.to_state() for f in self._flags],
+            "card_length": self._card_length,
+            "ups": {k: list(v) if v is not None else None for k, v in self._ups.items()},
+            "pile_seen": self._pile_seen, "frames": self.frames, "last_play_time": self.last_play_time,
+        }
+
+    @classmethod
+    def from_state(cls, d: dict[str, Any], settings: ReconcileSettings) -> HandTracker:
+        t = cls(tuple(d["sides"]), goal=int(d["goal"]), settings=settings)
+        t.extension_called_by = d["extension_called_by"]
+        r = d["reached_700_at"]
+        t.reached_700_at = (str(r[0]), int(r[1])) if r is not None else None
+        t._slots = [
+            _Slot(s["side"], Card(s["card"]),
+                  np.asarray(s["anchor"], dtype=np.float64) if s["anchor"] is not None else None,
+                  bool(s["sideways"]), int(s["arrived"]), int(s["last_seen"]), bool(s["counted"]),
+                  float(s["confidence"]))
+            for s in d["slots"]
+        ]
+        t._events = [PlayEvent.from_state(e) for e in d["events"]]
+        t._flags = [Flag.from_state(f) for f in d["flags"]]
+        t._card_length = d["card_length"]
+        t._ups = {k: (float(v[0]), float(v[1])) if v is not None else None for k, v in d["ups"].items()}
+        t._pile_seen = bool(d["pile_seen"])
+        t.frames = int(d["frames"])
+        t.last_play_time = d["last_play_time"]
+        return t
 
     # -- feeding ----------------------------------------------------------------------
 
