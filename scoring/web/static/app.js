@@ -662,9 +662,11 @@ function cameraPanel() {
 function liveHand(hand) {
   const pending = hand.pending;
   const goal = hand.extension_called_by ? 1000 : hand.goal;
+  // Number the camera's hand as the hand it will be in the game on screen, not the camera's own count.
+  const n = state.game ? state.game.hands.length + 1 : (pending ? pending.number : hand.hand);
   let head;
-  if (pending) head = t("camera.pending", { n: pending.number });
-  else if (hand.phase === "in_play") head = t("camera.hand_live", { n: hand.hand });
+  if (pending) head = t("camera.pending", { n });
+  else if (hand.phase === "in_play") head = t("camera.hand_live", { n });
   else if (hand.phase === "finished") head = t("camera.hand_done", { n: hand.hand });
   else head = t("camera.hand_waiting");
   const sides = hand.sides.map((s, i) => {
