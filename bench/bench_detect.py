@@ -42,9 +42,14 @@ def main() -> None:
                         help="table surfaces (default: the ones no training run used)")
     parser.add_argument("--width", type=int, default=1280)
     parser.add_argument("--height", type=int, default=720)
+    parser.add_argument("--conf", type=float, default=None, help="detector confidence threshold (default: the runtime's)")
     args = parser.parse_args()
 
     reader = FrameReader.from_models(args.edition)
+    if args.conf is not None:
+        from vision.detector import DecodeSettings
+
+        reader.detector.base.settings = DecodeSettings(conf_threshold=args.conf)  # type: ignore[attr-defined]
     surfaces = tuple(args.surfaces.split(","))
     renderer = SceneRenderer(SceneSpec(width=args.width, height=args.height, edition=args.edition, surfaces=surfaces))
     true_cards = found_true = predictions = false_found = 0

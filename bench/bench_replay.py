@@ -109,6 +109,17 @@ def main() -> int:
     frames = 0
     busy = 0.0
     detector_seconds = 0.0
+    if onnx is not None:
+        original = onnx.detect
+
+        def timed(image):  # type: ignore[no-untyped-def]
+            nonlocal detector_seconds
+            t0 = time.perf_counter()
+            found = original(image)
+            detector_seconds += time.perf_counter() - t0
+            return found
+
+        onnx.detect = timed  # type: ignore[method-assign]  # the detector's own share of each frame
     for h in range(args.hands):
         folder = root / f"hand_{h:03d}"
         if not (folder / "hand.json").is_file():
@@ -124,17 +135,6 @@ def main() -> int:
             reader = FrameReader(onnx, recogniser)
         pipeline = Pipeline(reader, layout, before_read=before)
         source = FolderSource(folder / "frames", fps=FPS)
-        if onnx is not None:
-            original = reader.detector.detect
-
-            def timed(image, _detect=original):  # type: ignore[no-untyped-def]
-                nonlocal detector_seconds
-                t0 = time.perf_counter()
-                found = _detect(image)
-                detector_seconds += time.perf_counter() - t0
-                return found
-
-            reader.detector.detect = timed  # type: ignore[method-assign]
         t0 = time.perf_counter()
         run_source(source, pipeline)
         busy += time.perf_counter() - t0

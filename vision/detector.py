@@ -33,8 +33,10 @@ class CardDetector(ABC):
 
 @dataclass(frozen=True)
 class DecodeSettings:
-    conf_threshold: float = 0.25
-    """Boxes less confident than this are dropped; lowering it finds faint cards and more phantoms."""
+    conf_threshold: float = 0.4
+    """Boxes less confident than this are dropped; lowering it finds faint cards and more phantoms
+    (the shipped detector: 0.25 gives recall 0.93 and precision 0.92, 0.4 gives 0.88 and 0.97; the
+    tracker's vote over frames recovers a missed card more easily than it forgets a phantom)."""
     iou_threshold: float = 0.7
     """Rotated-IoU above which the weaker of two boxes is dropped; cards in a column overlap by ~0.5."""
     max_detections: int = 300
