@@ -73,8 +73,7 @@ def _enrol(args: argparse.Namespace) -> int:
     with tqdm(total=19, desc="finding cards", unit="card") as bar:
         edition = enrol_folder(Path(args.folder), args.edition, progress=lambda key: bar.update(1))
     with tqdm(total=args.scenes, desc="rendering scenes", unit="scene") as bar:
-        crops = collect_crops(edition.name if edition.folder.parent.name == "editions" else str(edition.folder),
-                              scenes=args.scenes, seed=args.seed, progress=lambda n: bar.update(1))
+        crops = collect_crops(edition.name, scenes=args.scenes, seed=args.seed, progress=lambda n: bar.update(1))
     with tqdm(total=40, desc="fitting recogniser", unit="epoch") as bar:
         recogniser = fit_recogniser(edition.name, crops, progress=lambda epoch, loss: bar.update(1))
     recogniser.save(edition.folder / RECOGNISER_FILE)
