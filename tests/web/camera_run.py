@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -12,7 +11,7 @@ from typing import Any
 
 import httpx
 
-from tests.web.conftest import TOKEN, free_port
+from tests.web.conftest import TOKEN, BorneProcess
 
 
 def render_sequence(out: Path, *, seed: int, frames: int) -> Path:
@@ -24,14 +23,12 @@ def render_sequence(out: Path, *, seed: int, frames: int) -> Path:
     return folder
 
 
-class CameraRun:
+class CameraRun(BorneProcess):
     """``borne run --source FRAMES --truth-boxes TRUTH`` on a free loopback port."""
 
     def __init__(self, db: Path, frames: Path, sequence: Path, *, fps: float) -> None:
+        super().__init__()
         self.db, self.frames, self.sequence, self.fps = db, frames, sequence, fps
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.process: subprocess.Popen[str] | None = None
         self.log = db.parent / f"run-{self.port}.log"
 
     def start(self) -> CameraRun:
@@ -41,16 +38,8 @@ class CameraRun:
              str(self.sequence / "layout.json"), "--truth-boxes", str(self.sequence / "truth"), "--fps", str(self.fps),
              "--port", str(self.port), "--db", str(self.db), "--token", TOKEN],
             stdout=self.log.open("w"), stderr=subprocess.STDOUT, text=True, env=env)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"borne run exited: {self.log.read_text()}")
-            try:
-                if httpx.get(f"{self.url}/api/camera", timeout=1).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        raise RuntimeError("borne run did not start within 30 s")
+        self.await_route("/api/camera", seconds=30, output=self.log.read_text)
+        return self
 
     def get(self, path: str) -> httpx.Response:
         return httpx.get(self.url + path, timeout=10)
@@ -68,15 +57,3 @@ class CameraRun:
             time.sleep(0.1)
         raise AssertionError(f"{what} within {timeout} s; last: {self.hand()}\n{self.log.read_text()}")
 
-    def kill(self) -> None:
-        if self.process and self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
-            self.process.wait(10)
-
-    def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill()

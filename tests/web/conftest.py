@@ -8,7 +8,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,38 +23,27 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-class Server:
-    """A ``borne serve`` subprocess on a free loopback port, restartable on the same database."""
+class BorneProcess:
+    """A ``borne`` server subprocess on a free loopback port: started, awaited, stopped or killed."""
 
-    def __init__(self, db: Path, token: str = TOKEN) -> None:
-        self.db = db
-        self.token = token
+    def __init__(self) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[str] | None = None
-        self.output: list[str] = []
 
-    @property
-    def auth(self) -> dict[str, str]:
-        return {"Authorization": f"Bearer {self.token}"}
-
-    def start(self) -> None:
-        env = {k: v for k, v in os.environ.items() if k != "BORNE_TOKEN"}
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "borne", "serve", "--port", str(self.port), "--db", str(self.db),
-             "--token", self.token],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
-        )
-        deadline = time.monotonic() + 20
+    def await_route(self, path: str, *, seconds: float, output: Callable[[], str]) -> None:
+        """Wait until ``path`` answers 200; :raises RuntimeError: the process died or never answered."""
+        assert self.process is not None
+        deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"borne serve exited: {self.process.stdout.read() if self.process.stdout else ''}")
+                raise RuntimeError(f"{self.process.args[3]} exited: {output()}")
             try:
-                if httpx.get(f"{self.url}/api/rules", timeout=1).status_code == 200:
+                if httpx.get(f"{self.url}{path}", timeout=1).status_code == 200:
                     return
             except httpx.HTTPError:
                 time.sleep(0.1)
-        raise RuntimeError("borne serve did not start within 20 s")
+        raise RuntimeError(f"{self.process.args[3]} did not start within {seconds:.0f} s")
 
     def kill(self) -> None:
         """SIGKILL: no chance to flush or close anything."""
@@ -69,6 +58,31 @@ class Server:
                 self.process.wait(10)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+
+class Server(BorneProcess):
+    """A ``borne serve`` subprocess on a free loopback port, restartable on the same database."""
+
+    def __init__(self, db: Path, token: str = TOKEN) -> None:
+        super().__init__()
+        self.db = db
+        self.token = token
+        self.output: list[str] = []
+
+    @property
+    def auth(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"}
+
+    def start(self) -> None:
+        env = {k: v for k, v in os.environ.items() if k != "BORNE_TOKEN"}
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "borne", "serve", "--port", str(self.port), "--db", str(self.db),
+             "--token", self.token],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+        )
+        process = self.process
+        self.await_route("/api/rules", seconds=20,
+                         output=lambda: process.stdout.read() if process.stdout else "")
 
     def get(self, path: str, **kw: Any) -> httpx.Response:
         return httpx.get(self.url + path, timeout=10, **kw)
