@@ -6,12 +6,19 @@ Each hand the camera sees finished is shown as pending on the display; it become
 person confirms it there (or corrects it) or when the table is cleared for the next one, and is then
 added to the display's current game. The hand being followed is saved in the games' SQLite file
 at every change, so a restart in the middle of a hand takes it back.
+
+The zones a person draws on the display (``PUT /api/camera/layout``) are saved in that file too, per
+table (``--table``), followed from the next frame, and used again at the next start unless ``--layout``
+is given.
 """
 
 from __future__ import annotations
 
 import argparse
 from typing import Any
+
+DEFAULT_TABLE = "table"
+"""The table's name when ``--table`` is not given."""
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -27,7 +34,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_server_options(p)
     p.add_argument("--source", default="demo", help="webcam index, video file, folder, stream URL or demo (default)")
     p.add_argument("--layout", default=None, metavar="LAYOUT.json",
-                   help="the table layout (CONTRACT.md §4); default: two sides facing each other (the demo's own)")
+                   help="the table layout (CONTRACT.md §4); default: the zones last saved for this table on the "
+                        "display (Edit zones), else the demo's own, else two sides facing each other")
+    p.add_argument("--table", default=DEFAULT_TABLE, metavar="NAME",
+                   help=f"the table's name: zones saved on the display are kept per table (default {DEFAULT_TABLE!r})")
     p.add_argument("--edition", default="generic", help="deck edition (default: the built-in generic edition)")
     p.add_argument("--goal", type=int, choices=(700, 1000), default=None, help="the hands' goal")
     p.add_argument("--game", type=int, default=None, metavar="ID",
@@ -50,6 +60,7 @@ def _run(args: argparse.Namespace) -> int:
     from borne.commands.web import settings_from
     from scoring.web.app import create_app, serve
     from scoring.web.camera import CameraState
+    from scoring.web.zones import LayoutOrigin
     from vision.layout import TableLayout
     from vision.sources import DemoSource, FolderSource, SourceError, open_source
 
@@ -57,6 +68,9 @@ def _run(args: argparse.Namespace) -> int:
         raise CommandError(f"--port must be 0 to 65535, not {args.port}")
     if args.fps <= 0:
         raise CommandError(f"--fps must be above 0, not {args.fps}")
+    table_name = args.table.strip()
+    if not table_name or len(table_name) > 60 or not table_name.isprintable():
+        raise CommandError("--table is a name of 1 to 60 printable characters")
     try:
         source = open_source(args.source)
     except SourceError as e:
@@ -64,22 +78,38 @@ def _run(args: argparse.Namespace) -> int:
     if isinstance(source, FolderSource):
         source.fps = args.fps
     demo = isinstance(source, DemoSource)
-    if args.layout is not None:
-        layout = TableLayout.from_file(args.layout)
-    elif demo:
-        assert isinstance(source, DemoSource)
-        layout = TableLayout.from_json(source.layout_json())
-    else:
-        first = _first_frame_size(source)
-        layout = TableLayout.default(*first)
     settings, generated = settings_from(args)
     app = create_app(settings)
+    # --layout > the zones saved for the table > the source's own (the demo) > the default
+    base: Any = None
+    frame_size: tuple[int, int] | None = None
+    if args.layout is not None:
+        base, origin = TableLayout.from_file(args.layout), LayoutOrigin.FILE
+    elif demo:
+        assert isinstance(source, DemoSource)
+        base, origin = TableLayout.from_json(source.layout_json()), LayoutOrigin.CAMERA
+    else:
+        origin = LayoutOrigin.DEFAULT
+    saved = None if args.layout is not None else _saved_layout(app.state.store, table_name, fits=base)
+    if saved is not None:
+        layout = saved
+    elif base is not None:
+        layout = base
+    else:
+        frame_size = _first_frame_size(source)
+        layout = TableLayout.default(*frame_size)
     pipeline = _build_pipeline(args, layout, source)
     stop = threading.Event()
     keeper = _GameKeeper(app, layout, args.game)
     camera = CameraState(source="demo" if demo else str(args.source))
     table = LiveTable(app, pipeline, keeper, camera)
+    zones = TableZones(app.state.store, pipeline, table.lock, table=table_name, base=base, origin=origin,
+                       saved=saved is not None, frame_size=frame_size)
+    table.zones = zones
+    if demo and args.layout is None:
+        _follow_demo_layouts(pipeline, zones)
     camera.desk = table
+    camera.zones = zones
     app.state.camera = camera
     restored = None if args.forget_hand else table.restore()
     if restored:
@@ -100,6 +130,7 @@ def _run(args: argparse.Namespace) -> int:
         note = "  (new; set your own with --token or BORNE_TOKEN)" if generated else ""
         print(f"Token for changes: {settings.token}{note}", flush=True)
         print(f"Camera: {'the demo (a simulated game)' if demo else args.source}", flush=True)
+        print(f"Zones of table {table_name!r}: {zones.zones().origin.value}", flush=True)
         thread.start()
 
     try:
@@ -110,6 +141,36 @@ def _run(args: argparse.Namespace) -> int:
         stop.set()
         source.close()
     return 0
+
+
+def _saved_layout(store: Any, table: str, *, fits: Any) -> Any:
+    """The zones saved for ``table`` (a ``TableLayout``), or ``None``; saved zones that cannot be used are
+    reported and left in the file. ``fits``: the source's own layout, whose sides saved zones must have."""
+    import sys
+
+    from vision.errors import LayoutError
+    from vision.layout import TableLayout
+
+    doc = store.load_camera_document(name=layout_document_name(table))
+    if doc is None:
+        return None
+    try:
+        if doc.get("version") != 1:
+            raise LayoutError(f"unknown version {doc.get('version')!r}")
+        layout = TableLayout.from_json(doc["layout"])
+    except (LayoutError, KeyError, TypeError, AttributeError) as e:
+        print(f"borne run: the zones saved for table {table!r} are not used: {e}", file=sys.stderr, flush=True)
+        return None
+    if fits is not None and sorted(s.side for s in layout.sides) != sorted(s.side for s in fits.sides):
+        print(f"borne run: the zones saved for table {table!r} are for other sides "
+              f"({', '.join(s.side for s in layout.sides)}); not used", file=sys.stderr, flush=True)
+        return None
+    return layout
+
+
+def layout_document_name(table: str) -> str:
+    """The name of a table's saved zones in the games' SQLite file (``GameStore.save_camera_document``)."""
+    return f"layout:{table}"
 
 
 def _first_frame_size(source: Any) -> tuple[int, int]:
@@ -147,27 +208,30 @@ def _build_pipeline(args: argparse.Namespace, layout: Any, source: Any) -> Any:
         reader = FrameReader.from_models(args.edition)
     pipeline = Pipeline(reader, layout, goal=args.goal, settings=LifecycleSettings(start_on_first_frame=True),
                         before_read=before)
-    if demo:
-        # every demo hand is shot from a new camera pose: follow its layout
-        inner = before
-        current: dict[str, Any] = {"folder": None}
-
-        def follow_layout(frame: Any) -> None:
-            import json
-            from pathlib import Path
-
-            from vision.layout import TableLayout
-
-            folder = Path(frame.name).parent.parent
-            if folder != current["folder"]:
-                current["folder"] = folder
-                truth = json.loads((folder / "truth" / "000000.json").read_text())
-                pipeline.layout = TableLayout.from_json(truth["layout"])
-            if inner is not None:
-                inner(frame)
-
-        pipeline.before_read = follow_layout
     return pipeline
+
+
+def _follow_demo_layouts(pipeline: Any, zones: TableZones) -> None:
+    """Every demo hand is shot from a new camera pose: each one's layout becomes the table's start-up
+    layout, followed unless a person saved zones of their own."""
+    inner = pipeline.before_read
+    current: dict[str, Any] = {"folder": None}
+
+    def follow_layout(frame: Any) -> None:
+        import json
+        from pathlib import Path
+
+        from vision.layout import TableLayout
+
+        folder = Path(frame.name).parent.parent
+        if folder != current["folder"]:
+            current["folder"] = folder
+            truth = json.loads((folder / "truth" / "000000.json").read_text())
+            zones.source_layout(TableLayout.from_json(truth["layout"]))
+        if inner is not None:
+            inner(frame)
+
+    pipeline.before_read = follow_layout
 
 
 class _GameKeeper:
@@ -240,7 +304,9 @@ class LiveTable:
         self.pipeline = pipeline
         self.keeper = keeper
         self.camera = camera
-        self._lock = threading.Lock()
+        self.zones: TableZones | None = None
+        self.lock = threading.Lock()
+        """Held while a frame goes through the pipeline and while a request changes what it follows."""
 
     # -- the pipeline thread -----------------------------------------------------------------
 
@@ -254,14 +320,14 @@ class LiveTable:
                 wait = started + frame.time - time.monotonic()
                 if wait > 0:
                     time.sleep(wait)
-            with self._lock:
+            with self.lock:
                 result = self.pipeline.process(frame)
                 self._report(result)
                 self._publish()
             self._show(source, result)
             if should_stop():
                 break
-        with self._lock:
+        with self.lock:
             for event in self.pipeline.finish():
                 self._print(event)
             self._publish()
@@ -284,6 +350,9 @@ class LiveTable:
     def _show(self, source: Any, result: Any) -> None:
         stats = source.stats
         reading = result.reading
+        if self.zones is not None:
+            h, w = result.frame.image.shape[:2]
+            self.zones.saw_frame(w, h)
         self.camera.update(connected=stats.connected, message=stats.message, frames=self.pipeline.frames,
                            frames_per_second=self.pipeline.frames_per_second, corrupt_frames=stats.corrupt,
                            reconnects=stats.reconnects, too_small=bool(reading.too_small),
@@ -308,7 +377,7 @@ class LiveTable:
         doc = self.app.state.store.load_camera_document(name=LIVE_HAND_DOCUMENT)
         if doc is None:
             return None
-        with self._lock:
+        with self.lock:
             try:
                 self.pipeline.restore(doc)
             except (ValueError, KeyError, TypeError) as e:
@@ -322,7 +391,7 @@ class LiveTable:
     def confirm(self) -> None:
         from scoring.web.camera import NoPendingHandError
 
-        with self._lock:
+        with self.lock:
             done = self.pipeline.lifecycle.confirm()
             if done is None:
                 raise NoPendingHandError("no hand is waiting to be confirmed")
@@ -333,7 +402,7 @@ class LiveTable:
         from scoring.errors import IllegalHandError
         from scoring.web.camera import NoPendingHandError
 
-        with self._lock:
+        with self.lock:
             lc = self.pipeline.lifecycle
             if sorted(record.side_names) != sorted(lc.sides):
                 raise IllegalHandError(f"the camera follows {', '.join(lc.sides)}, not {', '.join(record.side_names)}",
@@ -347,3 +416,112 @@ class LiveTable:
                 if done is not None:
                     self.keeper.add(done.record)
             self._publish()
+
+
+class TableZones:
+    """The table's zones: the layout the pipeline follows, where it came from, and the zones a person saved.
+
+    The display's :class:`~scoring.web.zones.ZoneDesk` (request threads), fed by the pipeline thread
+    (:meth:`saw_frame`, :meth:`source_layout`). A layout is never changed in place: a new ``TableLayout``
+    replaces ``pipeline.layout`` under the table's lock, so a frame is read with one layout from start to end.
+    """
+
+    def __init__(self, store: Any, pipeline: Any, lock: Any, *, table: str, base: Any, origin: Any, saved: bool,
+                 frame_size: tuple[int, int] | None) -> None:
+        import threading
+
+        from scoring.web.zones import LayoutOrigin
+
+        self.store = store
+        self.pipeline = pipeline
+        self.table = table
+        self.sides: tuple[str, ...] = tuple(s.side for s in pipeline.layout.sides)
+        self._table_lock = lock
+        self._lock = threading.Lock()
+        """Guards the fields below (the view is read without waiting for a frame to finish)."""
+        self._base = base
+        """The start-up layout: ``--layout``'s or the source's own; ``None``: the default, made for the picture."""
+        self._base_origin = origin
+        self._saved = saved
+        self._origin = LayoutOrigin.SAVED if saved else origin
+        self._frame_size = frame_size
+
+    @property
+    def document_name(self) -> str:
+        return layout_document_name(self.table)
+
+    # -- the pipeline thread -----------------------------------------------------------------
+
+    def saw_frame(self, width: int, height: int) -> None:
+        if self._frame_size != (width, height):
+            with self._lock:
+                self._frame_size = (width, height)
+
+    def source_layout(self, layout: Any) -> None:
+        """The source's own layout changed (a new demo hand); followed unless a person saved zones.
+        Called with the table's lock held (from the pipeline's ``before_read``)."""
+        if sorted(s.side for s in layout.sides) != sorted(self.sides):
+            return
+        with self._lock:
+            self._base = layout
+            if not self._saved:
+                self.pipeline.layout = layout
+
+    # -- the display (request threads) -------------------------------------------------------
+
+    def zones(self) -> Any:
+        from scoring.web.zones import ZoneView
+
+        with self._lock:
+            layout, origin, saved, size = self.pipeline.layout, self._origin, self._saved, self._frame_size
+        default = self._default(layout, size)
+        return ZoneView(layout=layout.to_json(), origin=origin, table=self.table, sides=self.sides, frame_size=size,
+                        default=None if default is None else default.to_json(), saved=saved)
+
+    def save_zones(self, layout: dict[str, Any]) -> Any:
+        from scoring.web.zones import InvalidLayoutError, LayoutOrigin
+        from vision.errors import LayoutError
+        from vision.layout import TableLayout
+
+        try:
+            parsed = TableLayout.from_json(layout)
+        except LayoutError as e:  # check_layout is stricter; this is a second opinion, never expected to differ
+            raise InvalidLayoutError(str(e)) from None
+        with self._table_lock:
+            with self._lock:
+                size = self._frame_size
+            self.store.save_camera_document(name=self.document_name, document={
+                "version": 1, "table": self.table, "layout": parsed.to_json(),
+                "frame_size": None if size is None else list(size)})
+            with self._lock:
+                self.pipeline.layout = parsed
+                self._saved, self._origin = True, LayoutOrigin.SAVED
+        return self.zones()
+
+    def forget_zones(self) -> Any:
+        from scoring.web.zones import LayoutOrigin, NoLayoutToRestoreError
+
+        with self._table_lock:
+            with self._lock:
+                size = self._frame_size
+                base = self._base if self._base is not None else self._default(self.pipeline.layout, size)
+                saved = self._saved
+            if saved and base is None:
+                raise NoLayoutToRestoreError(
+                    "there is no start-up layout for these sides to go back to (pass --layout, or save new zones)")
+            self.store.delete_camera_document(name=self.document_name)
+            with self._lock:
+                self._saved = False
+                if saved and self._origin is LayoutOrigin.SAVED:
+                    self.pipeline.layout = base
+                    self._origin = self._base_origin
+        return self.zones()
+
+    def _default(self, layout: Any, size: tuple[int, int] | None) -> Any:
+        """Two sides facing each other in a picture of ``size``, the side now higher in the picture on top."""
+        from vision.layout import TableLayout
+
+        if size is None or len(layout.sides) != 2:
+            return None
+        top, bottom = sorted(layout.sides, key=lambda s: float(s.zone[:, 1].mean()))
+        return TableLayout.default(size[0], size[1], sides=(top.side, bottom.side))

@@ -1,8 +1,9 @@
 """The camera as the display sees it: a small typed state the pipeline thread updates and the web layer reads.
 
 ``scoring`` imports no vision code: the pipeline (``borne run``) hands over plain values — JPEG bytes,
-numbers, JSON documents — and a :class:`HandDesk` that carries a person's confirm and correct back to
-it. With ``borne serve`` there is no camera (``app.state.camera`` is ``None``).
+numbers, JSON documents — a :class:`HandDesk` that carries a person's confirm and correct back to
+it, and a :class:`~scoring.web.zones.ZoneDesk` for the zones a person draws. With ``borne serve``
+there is no camera (``app.state.camera`` is ``None``).
 
 >>> camera = CameraState(source="demo")
 >>> camera.update(connected=True, frames_per_second=4.2)
@@ -21,6 +22,7 @@ from typing import Any, Protocol
 from scoring.hand import HandRecord
 from scoring.storage import GameStore
 from scoring.web.events import Broadcaster, LiveHandEvent
+from scoring.web.zones import ZoneDesk
 
 
 class NoPendingHandError(ValueError):
@@ -66,6 +68,8 @@ class CameraState:
 
     source: str
     desk: HandDesk | None = None
+    zones: ZoneDesk | None = None
+    """The table's zones: shown and edited on the display (``borne run`` sets it)."""
     _status: CameraStatus = field(init=False)
     _jpeg: bytes | None = field(default=None, init=False)
     _jpeg_at: float = field(default=0.0, init=False)

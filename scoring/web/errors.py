@@ -17,6 +17,7 @@ from scoring.errors import (
     StaleRevisionError,
     UnknownRulesError,
 )
+from scoring.web.zones import InvalidLayoutError, NoLayoutToRestoreError
 
 
 def hand_error_detail(error: HandError) -> dict[str, Any]:
@@ -40,6 +41,11 @@ def install_error_handlers(app: FastAPI) -> None:
         field = "rules" if isinstance(e, UnknownRulesError) else "sides"
         return _json(422, str(e), [{"loc": ["body", field], "msg": str(e), "type": "setup", "field": field}])
 
+    async def layout_error(_: Request, e: Exception) -> JSONResponse:
+        assert isinstance(e, InvalidLayoutError)
+        return _json(422, str(e), [{"loc": ["body", *e.loc], "msg": e.reason, "type": "invalid_layout",
+                                    "field": e.field}])
+
     async def not_found(_: Request, e: Exception) -> JSONResponse:
         return _json(404, str(e))
 
@@ -58,3 +64,5 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(StaleRevisionError, stale)
     app.add_exception_handler(GameOverError, conflict)
     app.add_exception_handler(NothingToUndoError, conflict)
+    app.add_exception_handler(InvalidLayoutError, layout_error)
+    app.add_exception_handler(NoLayoutToRestoreError, conflict)

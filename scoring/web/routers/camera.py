@@ -1,4 +1,5 @@
-"""The camera: its status and latest picture, and the hand it follows (confirm it, correct it).
+"""The camera: its status and latest picture, the hand it follows (confirm it, correct it), and the
+table's zones (show them, save a person's, forget them).
 
 With ``borne serve`` there is no camera: the status says so and the rest is 404.
 """
@@ -14,6 +15,7 @@ from scoring.web.camera import NO_CAMERA, CameraState, NoPendingHandError
 from scoring.web.deps import Writer
 from scoring.web.routers.games import WRITE_ERRORS
 from scoring.web.routers.hands import HAND_EXAMPLE
+from scoring.web.zones import ZoneDesk, check_layout
 
 router = APIRouter(prefix="/api/camera", tags=["camera"])
 
@@ -86,3 +88,40 @@ def correct_hand(camera: Camera, hand: Any = CorrectBody) -> dict[str, Any]:
     except NoPendingHandError as e:
         raise HTTPException(409, str(e)) from None
     return camera.hand() or {}
+
+
+LAYOUT_EXAMPLE = {"sides": [
+    {"side": "North", "zone": [[412, 80], [868, 80], [868, 330], [412, 330]], "up": [0.0, 1.0]},
+    {"side": "South", "zone": [[412, 390], [868, 390], [868, 640], [412, 640]], "up": [0.0, -1.0]}]}
+
+LayoutBody = Body(description="A table layout (CONTRACT.md §4) with exactly the table's sides; zones in image pixels.",
+                  examples=[LAYOUT_EXAMPLE])
+
+
+def require_zones(camera: Camera) -> ZoneDesk:
+    if camera.zones is None:
+        raise HTTPException(404, NO_CAMERA_MESSAGE)
+    return camera.zones
+
+
+Zones = Annotated[ZoneDesk, Depends(require_zones)]
+
+
+@router.get("/layout", summary="The table's zones in use, where they came from (saved, file, camera, default), "
+                               "the picture's size and the default zones")
+def get_layout(zones: Zones) -> dict[str, Any]:
+    return zones.zones().to_json()
+
+
+@router.put("/layout", dependencies=[Writer], responses=WRITE_ERRORS,
+            summary="Save the table's zones (kept per table) and follow them from the next frame; "
+                    "refused with 422 naming the field, nothing saved")
+def put_layout(zones: Zones, layout: Any = LayoutBody) -> dict[str, Any]:
+    checked = check_layout(layout, sides=zones.zones().sides)
+    return zones.save_zones(checked).to_json()
+
+
+@router.delete("/layout", dependencies=[Writer], responses={**WRITE_ERRORS, 409: {"description": "No start-up layout has the table's sides"}},
+               summary="Forget the saved zones: back to the start-up layout (--layout, the source's own, or the default)")
+def delete_layout(zones: Zones) -> dict[str, Any]:
+    return zones.forget_zones().to_json()
