@@ -103,8 +103,9 @@ def _run(args: argparse.Namespace) -> int:
     keeper = _GameKeeper(app, layout, args.game)
     camera = CameraState(source="demo" if demo else str(args.source))
     table = LiveTable(app, pipeline, keeper, camera)
-    zones = TableZones(app.state.store, pipeline, table.lock, table=table_name, base=base, origin=origin,
-                       saved=saved is not None, frame_size=frame_size)
+    zones = TableZones(app.state.store, pipeline, table.lock, table=table_name, base=base, base_origin=origin,
+                       origin=LayoutOrigin.SAVED if saved is not None else origin, frame_size=frame_size,
+                       saved=app.state.store.load_camera_document(name=layout_document_name(table_name)) is not None)
     table.zones = zones
     if demo and args.layout is None:
         _follow_demo_layouts(pipeline, zones)
@@ -426,11 +427,11 @@ class TableZones:
     replaces ``pipeline.layout`` under the table's lock, so a frame is read with one layout from start to end.
     """
 
-    def __init__(self, store: Any, pipeline: Any, lock: Any, *, table: str, base: Any, origin: Any, saved: bool,
-                 frame_size: tuple[int, int] | None) -> None:
+    def __init__(self, store: Any, pipeline: Any, lock: Any, *, table: str, base: Any, base_origin: Any, origin: Any,
+                 saved: bool, frame_size: tuple[int, int] | None) -> None:
+        """``base``: the start-up layout (``None``: the default, made for the picture); ``origin``: that of
+        the layout the pipeline has now; ``saved``: whether zones are saved for the table."""
         import threading
-
-        from scoring.web.zones import LayoutOrigin
 
         self.store = store
         self.pipeline = pipeline
@@ -440,10 +441,9 @@ class TableZones:
         self._lock = threading.Lock()
         """Guards the fields below (the view is read without waiting for a frame to finish)."""
         self._base = base
-        """The start-up layout: ``--layout``'s or the source's own; ``None``: the default, made for the picture."""
-        self._base_origin = origin
+        self._base_origin = base_origin
         self._saved = saved
-        self._origin = LayoutOrigin.SAVED if saved else origin
+        self._origin = origin
         self._frame_size = frame_size
 
     @property
@@ -460,11 +460,13 @@ class TableZones:
     def source_layout(self, layout: Any) -> None:
         """The source's own layout changed (a new demo hand); followed unless a person saved zones.
         Called with the table's lock held (from the pipeline's ``before_read``)."""
+        from scoring.web.zones import LayoutOrigin
+
         if sorted(s.side for s in layout.sides) != sorted(self.sides):
             return
         with self._lock:
             self._base = layout
-            if not self._saved:
+            if self._origin is not LayoutOrigin.SAVED:
                 self.pipeline.layout = layout
 
     # -- the display (request threads) -------------------------------------------------------
@@ -506,13 +508,15 @@ class TableZones:
                 size = self._frame_size
                 base = self._base if self._base is not None else self._default(self.pipeline.layout, size)
                 saved = self._saved
-            if saved and base is None:
+                following = self._origin is LayoutOrigin.SAVED
+            if following and base is None:
                 raise NoLayoutToRestoreError(
                     "there is no start-up layout for these sides to go back to (pass --layout, or save new zones)")
-            self.store.delete_camera_document(name=self.document_name)
+            if saved:
+                self.store.delete_camera_document(name=self.document_name)
             with self._lock:
                 self._saved = False
-                if saved and self._origin is LayoutOrigin.SAVED:
+                if following:
                     self.pipeline.layout = base
                     self._origin = self._base_origin
         return self.zones()

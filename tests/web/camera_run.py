@@ -24,18 +24,30 @@ def render_sequence(out: Path, *, seed: int, frames: int) -> Path:
 
 
 class CameraRun(BorneProcess):
-    """``borne run --source FRAMES --truth-boxes TRUTH`` on a free loopback port."""
+    """``borne run --source FRAMES --truth-boxes TRUTH`` on a free loopback port.
 
-    def __init__(self, db: Path, frames: Path, sequence: Path, *, fps: float) -> None:
+    ``layout``: the ``--layout`` file (default: the sequence's own; ``None``: no ``--layout``, so the zones
+    saved for the table or the default ones); ``table``: ``--table``.
+    """
+
+    SEQUENCE_LAYOUT = Path("layout.json")
+
+    def __init__(self, db: Path, frames: Path, sequence: Path, *, fps: float, layout: Path | None = SEQUENCE_LAYOUT,
+                 table: str | None = None) -> None:
         super().__init__()
         self.db, self.frames, self.sequence, self.fps = db, frames, sequence, fps
+        self.layout = sequence / layout if layout == self.SEQUENCE_LAYOUT else layout
+        self.table = table
         self.log = db.parent / f"run-{self.port}.log"
 
     def start(self) -> CameraRun:
         env = {k: v for k, v in os.environ.items() if k != "BORNE_TOKEN"}
+        options = ["--layout", str(self.layout)] if self.layout is not None else []
+        if self.table is not None:
+            options += ["--table", self.table]
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "borne", "run", "--source", str(self.frames), "--layout",
-             str(self.sequence / "layout.json"), "--truth-boxes", str(self.sequence / "truth"), "--fps", str(self.fps),
+            [sys.executable, "-m", "borne", "run", "--source", str(self.frames), *options,
+             "--truth-boxes", str(self.sequence / "truth"), "--fps", str(self.fps),
              "--port", str(self.port), "--db", str(self.db), "--token", TOKEN],
             stdout=self.log.open("w"), stderr=subprocess.STDOUT, text=True, env=env)
         self.await_route("/api/camera", seconds=30, output=self.log.read_text)
@@ -43,6 +55,24 @@ class CameraRun(BorneProcess):
 
     def get(self, path: str) -> httpx.Response:
         return httpx.get(self.url + path, timeout=10)
+
+    def put(self, path: str, *, token: str | None = TOKEN, **kw: Any) -> httpx.Response:
+        headers = {"Authorization": f"Bearer {token}"} if token is not None else {}
+        return httpx.put(self.url + path, headers=headers, timeout=10, **kw)
+
+    def delete(self, path: str, *, token: str | None = TOKEN) -> httpx.Response:
+        headers = {"Authorization": f"Bearer {token}"} if token is not None else {}
+        return httpx.delete(self.url + path, headers=headers, timeout=10)
+
+    def wait_for_frame(self, *, timeout: float) -> None:
+        """Until the camera has a picture and its size is known."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            r = self.get("/api/camera/layout")
+            if r.status_code == 200 and r.json()["frame_size"] is not None and self.get("/api/camera").json()["has_frame"]:
+                return
+            time.sleep(0.1)
+        raise AssertionError(f"no picture within {timeout} s\n{self.log.read_text()}")
 
     def hand(self) -> dict[str, Any] | None:
         r = self.get("/api/camera/hand")
