@@ -6,8 +6,8 @@ contours), then warped to the canonical face size, its long side upright.
 
 from __future__ import annotations
 
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -43,7 +43,7 @@ def find_card(image: np.ndarray) -> np.ndarray:
     small = cv2.resize(image, (int(w * scale), int(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else image
     gray = cv2.cvtColor(small, cv2.COLOR_RGB2GRAY)
     gray = cv2.GaussianBlur(gray, (5, 5), 0)
-    best, best_score = None, 0.0
+    cards: list[tuple[float, float, np.ndarray]] = []
     min_area = 0.01 * small.shape[0] * small.shape[1]
     candidates = []
     for lo, hi in ((30, 90), (50, 150), (80, 200)):
@@ -90,11 +90,31 @@ def find_card(image: np.ndarray) -> np.ndarray:
             continue
         contrast = _edge_contrast(small, q)
         score = np.sqrt(cv2.contourArea(q.astype(np.float32))) * contrast * (1 - min(abs(aspect - CARD_ASPECT), 0.5))
-        if score > best_score:
-            best, best_score = q, score
-    if best is None:
+        if score > 0:
+            cards.append((float(score), contrast, q))
+    if not cards:
         raise CardNotFoundError("no card found in the picture (photograph it whole, on a contrasting background)")
-    return best / scale
+    return _outer_frame(cards) / scale
+
+
+NESTED_AREA = 1.6
+"""A frame printed inside a card is less than this much smaller than the card's edge."""
+
+
+def _outer_frame(cards: list[tuple[float, float, np.ndarray]]) -> np.ndarray:
+    """The best-scoring quadrilateral, or the card's edge round it when the best one is a frame printed
+    inside the card (a border line can stand out more against the face than the card against the table)."""
+    score, contrast, best = max(cards, key=lambda c: c[0])
+    area = cv2.contourArea(best.astype(np.float32))
+    outer, outer_area = best, area
+    for _, other_contrast, q in cards:
+        polygon = q.astype(np.float32).reshape(-1, 1, 2)
+        q_area = cv2.contourArea(polygon)
+        if not outer_area < q_area <= NESTED_AREA * area or other_contrast < 0.4 * contrast:
+            continue
+        if all(cv2.pointPolygonTest(polygon, (float(x), float(y)), False) > 0 for x, y in best):
+            outer, outer_area = q, q_area
+    return outer
 
 
 def _quad_of(hull: np.ndarray) -> np.ndarray | None:
