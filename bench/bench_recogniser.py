@@ -4,7 +4,8 @@
 
 Scenes use another seed and table surfaces no training run used. Boxes are the true boxes of each card's visible part with their corners jittered by 1.5 px and in a
 random order (as a detector gives them). Prints accuracy, the share answered (not "unknown") and
-precision, for cards with at least a quarter of the face visible and for the rest.
+precision, for cards with at least a quarter of the face visible and for the rest, and by how long
+the card is in the frame (a deck told apart only by its numerals needs more pixels per card).
 """
 
 from __future__ import annotations
@@ -21,6 +22,14 @@ from datasets.textures import HELD_OUT_KINDS
 from vision.face_fitting import MIN_BOX_FILL, MIN_VISIBLE, box_fill
 from vision.models import recogniser_path
 from vision.recogniser import FaceRecogniser
+
+LENGTH_BANDS = ((0, 60), (60, 75), (75, 90), (90, 1_000_000))
+"""Bands of a card's length in the frame (px), whole card, visible or not."""
+
+
+def card_length_px(corners: np.ndarray) -> float:
+    q = np.asarray(corners, dtype=np.float64)
+    return float(max(np.linalg.norm(q[3] - q[0]), np.linalg.norm(q[1] - q[0])))
 
 
 def measure(
@@ -43,10 +52,11 @@ def measure(
         t0 = time.perf_counter()
         readings = recogniser.read(image, boxes)
         seconds += time.perf_counter() - t0
-        rows += [(v.placed.card, r.card, v.visible) for v, r in zip(views, readings, strict=True)]
-    truth = np.array([t.value for t, _, _ in rows])
-    said = np.array([p.value if p else "unknown" for _, p, _ in rows])
-    visible = np.array([v for _, _, v in rows])
+        rows += [(v.placed.card, r.card, v.visible, card_length_px(v.corners)) for v, r in zip(views, readings, strict=True)]
+    truth = np.array([t.value for t, _, _, _ in rows])
+    said = np.array([p.value if p else "unknown" for _, p, _, _ in rows])
+    visible = np.array([v for _, _, v, _ in rows])
+    length = np.array([n for _, _, _, n in rows])
     right = truth == said
     answered = said != "unknown"
     print(f"recogniser {recogniser.edition!r} on {scenes} held-out scenes of {scene_edition!r} faces (seed {seed}, "
@@ -58,6 +68,13 @@ def measure(
             continue
         print(f"  {name:<22} n={n:>5}  accuracy {right[mask].mean():.4f}  answered {answered[mask].mean():.4f}  "
               f"precision {right[mask & answered].mean():.4f}")
+    quarter = visible >= 0.25
+    for low, high in LENGTH_BANDS:
+        mask = quarter & (length >= low) & (length < high)
+        n = int(mask.sum())
+        if n:
+            print(f"    card {low:>3}–{high if high < 1e6 else '':<3} px long  n={n:>5}  accuracy {right[mask].mean():.4f}  "
+                  f"answered {answered[mask].mean():.4f}  precision {right[mask & answered].mean():.4f}")
     print(f"  reading time: {1000 * seconds / max(len(rows), 1):.2f} ms per card (four turns each)")
     wrong = collections.Counter(zip(truth[~right & answered], said[~right & answered], strict=True)).most_common(5)
     if wrong:

@@ -3,6 +3,8 @@
 The crops are cut as at run time, along the box of each card's visible part with its corners
 jittered as a detector would give them, upright (the run time tries the four turns of each box),
 so the recogniser learns whole cards, top strips in columns, cards under a hand, blur and glare.
+Views cut straight from the face images (:mod:`vision.face_samples`) add many more examples of each
+face at table resolution for little time.
 """
 
 from __future__ import annotations
@@ -43,6 +45,13 @@ class CropSet:
     crops: NDArray[np.uint8]
     labels: NDArray[np.int64]
     visible: NDArray[np.float64]
+
+    def joined(self, other: CropSet) -> CropSet:
+        return CropSet(
+            crops=np.concatenate([self.crops, other.crops]),
+            labels=np.concatenate([self.labels, other.labels]),
+            visible=np.concatenate([self.visible, other.visible]),
+        )
 
 
 def collect_crops(
@@ -90,6 +99,26 @@ def collect_crops(
         labels=np.asarray(labels, dtype=np.int64),
         visible=np.asarray(visible, dtype=np.float64),
     )
+
+
+ASKEW_VIEW_SHARE = 0.2
+
+
+def collect_face_views(
+    edition: str, count: int, *, seed: int, progress: Callable[[int], None] | None = None
+) -> CropSet:
+    """``count`` views cut straight from the edition's face images, a fifth of them read askew."""
+    from datasets.edition import load_edition
+    from vision.face_samples import face_views
+
+    faces = [load_edition(edition).face(card) for card in CLASSES]
+    askew = round(count * ASKEW_VIEW_SHARE)
+    upright_crops, upright = face_views(faces, count - askew, seed=seed, progress=progress)
+    askew_crops, _ = face_views(faces, askew, seed=seed + 1, askew=True,
+                                progress=None if progress is None else lambda n: progress(count - askew + n))
+    labels = np.concatenate([upright, np.full(askew, TURNED, np.int64)])
+    return CropSet(crops=np.concatenate([upright_crops, askew_crops]), labels=labels,
+                   visible=np.ones(count, np.float64))
 
 
 def fit_recogniser(

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from borne.commands.vision import add_face_views_option
+
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     train = sub.add_parser(
@@ -45,6 +47,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--scenes", type=int, default=1000, help="scenes rendered (default 1000)")
     p.add_argument("--seed", type=int, default=21)
     p.add_argument("--epochs", type=int, default=40)
+    add_face_views_option(p)
     p.add_argument("--models", default="models", help="folder for the generic edition's recogniser")
     p.set_defaults(func=_recogniser)
 
@@ -54,17 +57,12 @@ def _recogniser(args: argparse.Namespace) -> int:
     import time
     from pathlib import Path
 
-    from tqdm import tqdm
-
-    from vision.face_fitting import collect_crops, fit_recogniser
+    from borne.commands.vision import fit_with_progress
     from vision.models import GENERIC, RECOGNISER_FILE
 
     started = time.monotonic()
-    with tqdm(total=args.scenes, desc="rendering scenes", unit="scene") as bar:
-        crops = collect_crops(args.edition, scenes=args.scenes, seed=args.seed, progress=lambda n: bar.update(1))
-    with tqdm(total=args.epochs, desc="fitting", unit="epoch") as bar:
-        recogniser = fit_recogniser(args.edition, crops, epochs=args.epochs, seed=args.seed,
-                                    progress=lambda e, loss: (bar.update(1), bar.set_postfix(loss=f"{loss:.4f}")))
+    recogniser, crops = fit_with_progress(args.edition, scenes=args.scenes, views=args.face_views, seed=args.seed,
+                                          epochs=args.epochs)
     if args.edition == GENERIC:
         target = Path(args.models) / f"recogniser-{GENERIC}.npz"
     else:
@@ -72,7 +70,8 @@ def _recogniser(args: argparse.Namespace) -> int:
 
         target = load_edition(args.edition).folder / RECOGNISER_FILE
     recogniser.save(target)
-    record = {"edition": args.edition, "scenes": args.scenes, "seed": args.seed, "epochs": args.epochs,
+    record = {"edition": args.edition, "scenes": args.scenes, "face_views": args.face_views, "seed": args.seed,
+              "epochs": args.epochs,
               "crops": int(len(crops.labels)), "seconds": round(time.monotonic() - started)}
     target.with_suffix(".train.json").write_text(json.dumps(record, indent=2) + "\n")
     print(f"wrote {target} from {len(crops.labels)} crops in {record['seconds']} s")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -28,6 +29,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("folder", metavar="FOLDER")
     p.add_argument("--edition", required=True, metavar="NAME", help="the name to give the edition")
     p.add_argument("--scenes", type=int, default=400, help="scenes rendered to fit the recogniser (default 400)")
+    add_face_views_option(p)
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(func=_enrol)
 
@@ -66,17 +68,48 @@ def _enrol(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from datasets.enrol import enrol_folder
-    from vision.face_fitting import collect_crops, fit_recogniser
     from vision.models import RECOGNISER_FILE
 
     started = time.monotonic()
     with tqdm(total=19, desc="finding cards", unit="card") as bar:
         edition = enrol_folder(Path(args.folder), args.edition, progress=lambda key: bar.update(1))
-    with tqdm(total=args.scenes, desc="rendering scenes", unit="scene") as bar:
-        crops = collect_crops(edition.name, scenes=args.scenes, seed=args.seed, progress=lambda n: bar.update(1))
-    with tqdm(total=40, desc="fitting recogniser", unit="epoch") as bar:
-        recogniser = fit_recogniser(edition.name, crops, progress=lambda epoch, loss: bar.update(1))
+    recogniser, crops = fit_with_progress(edition.name, scenes=args.scenes, views=args.face_views, seed=args.seed)
     recogniser.save(edition.folder / RECOGNISER_FILE)
     print(f"enrolled edition {edition.name!r} ({len(crops.labels)} crops) in {time.monotonic() - started:.0f} s; "
           f"use --edition {edition.name}")
     return 0
+
+
+FACE_VIEWS = 25_000
+
+
+def add_face_views_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--face-views", type=_view_count, default=FACE_VIEWS, metavar="N",
+                   help=f"views cut straight from the face images, added to the scenes' crops (default {FACE_VIEWS:,})")
+
+
+def _view_count(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if not 0 <= n <= 1_000_000:
+        raise argparse.ArgumentTypeError("must be from 0 to 1,000,000")
+    return n
+
+
+def fit_with_progress(edition: str, *, scenes: int, views: int, seed: int, epochs: int = 40) -> tuple[Any, Any]:
+    """Render scenes, draw face views and fit the edition's recogniser, with a progress bar for each step."""
+    from tqdm import tqdm
+
+    from vision.face_fitting import collect_crops, collect_face_views, fit_recogniser
+
+    with tqdm(total=scenes, desc="rendering scenes", unit="scene") as bar:
+        crops = collect_crops(edition, scenes=scenes, seed=seed, progress=lambda n: bar.update(1))
+    if views > 0:
+        with tqdm(total=views, desc="drawing face views", unit="view") as bar:
+            crops = crops.joined(collect_face_views(edition, views, seed=seed, progress=lambda n: bar.update(n - bar.n)))
+    with tqdm(total=epochs, desc="fitting recogniser", unit="epoch") as bar:
+        recogniser = fit_recogniser(edition, crops, epochs=epochs, seed=seed,
+                                    progress=lambda e, loss: (bar.update(1), bar.set_postfix(loss=f"{loss:.4f}")))
+    return recogniser, crops

@@ -1,0 +1,58 @@
+"""Views cut straight from face images: what they show, and that a recogniser learns faces from them."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.crops import CROP_HEIGHT, CROP_WIDTH
+from vision.face_samples import face_views
+from vision.mlp import fit_mlp
+from vision.recogniser import face_features
+
+RED, BLUE, CREAM = (220, 30, 30), (30, 30, 220), (240, 230, 200)
+
+
+def banded_face(top: tuple[int, int, int], bottom: tuple[int, int, int]) -> np.ndarray:
+    """An RGB 600 × 932 face: a coloured band along the top, a cream middle, another band at the bottom."""
+    face = np.full((932, 600, 3), CREAM, np.uint8)
+    face[:200] = top
+    face[-200:] = bottom
+    return face
+
+
+def test_views_are_crops_labelled_with_their_face_and_repeat_per_seed():
+    faces = [banded_face(RED, RED), banded_face(BLUE, BLUE)]
+    crops, labels = face_views(faces, 60, seed=3)
+    assert crops.shape == (60, CROP_HEIGHT, CROP_WIDTH, 3) and crops.dtype == np.uint8
+    assert set(labels.tolist()) == {0, 1}
+    # BGR crops: a red face's top rows are red (more R than B), a blue face's blue, whatever part is shown.
+    top = crops[:, :4].reshape(60, -1, 3).mean(axis=1)
+    assert np.all((top[:, 2] > top[:, 0]) == (labels == 0))
+    again, again_labels = face_views(faces, 60, seed=3)
+    assert np.array_equal(again, crops) and np.array_equal(again_labels, labels)
+    assert not np.array_equal(face_views(faces, 60, seed=4)[0], crops)
+
+
+def test_askew_views_show_the_top_band_anywhere_but_on_top():
+    faces = [banded_face(RED, CREAM)]
+    upright, _ = face_views(faces, 80, seed=1)
+    askew, _ = face_views(faces, 80, seed=1, askew=True)
+
+    def red_on_top(crops: np.ndarray) -> np.ndarray:
+        top = crops[:, :3].reshape(len(crops), -1, 3).mean(axis=1)
+        return (top[:, 2] - top[:, 0]) > 60
+
+    assert red_on_top(upright).mean() > 0.95
+    assert red_on_top(askew).mean() < 0.5
+
+
+def test_a_classifier_fitted_on_views_tells_two_faces_apart_by_their_small_print():
+    """Two faces alike but for a mark in the top corner, as the values of a one-colour deck."""
+    plain = banded_face(CREAM, CREAM)
+    marked = plain.copy()
+    marked[40:200, 40:160] = (20, 20, 20)
+    crops, labels = face_views([plain, marked], 1200, seed=0)
+    model = fit_mlp(face_features(crops), labels, 2, epochs=15, seed=0)
+    test_crops, test_labels = face_views([plain, marked], 300, seed=99)
+    said = model.probabilities(face_features(test_crops)).argmax(axis=1)
+    assert (said == test_labels).mean() > 0.95
