@@ -2,7 +2,8 @@
 
     python bench/bench_replay.py [--hands 10] [--seed 31337] [--width 1280 --height 720] [--truth-detector] [--truth-ids]
 
-Renders held-out hands (seeds nobody trained or tuned on) with the data engine, replays each
+Renders held-out hands (seeds nobody trained or tuned on, on the table surfaces no training run
+used) with the data engine, replays each
 through the pipeline exactly as ``borne replay`` does, and compares with the hand's truth:
 
 - exact record: the final hand record (distance per value, safeties, coups fourrés, extension)
@@ -33,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from datasets.scene import SceneSpec  # noqa: E402
 from datasets.sequence import FPS, generate_sequence  # noqa: E402
+from datasets.textures import HELD_OUT_KINDS  # noqa: E402
 from scoring.cards import Card  # noqa: E402
 from vision.frame_reader import FrameReader  # noqa: E402
 from vision.layout import TableLayout  # noqa: E402
@@ -90,6 +92,8 @@ def main() -> int:
     ap.add_argument("--width", type=int, default=1280)
     ap.add_argument("--height", type=int, default=720)
     ap.add_argument("--sides", type=int, default=2, choices=(2, 3, 4))
+    ap.add_argument("--surfaces", default=",".join(HELD_OUT_KINDS),
+                    help="table surfaces (default: the ones no training run used)")
     ap.add_argument("--truth-detector", action="store_true", help="replay the true boxes instead of the trained detector")
     ap.add_argument("--truth-ids", action="store_true", help="with --truth-detector: also the true ids (reconciler alone)")
     ap.add_argument("--keep", metavar="DIR", default=None, help="render the hands into DIR and keep them")
@@ -123,7 +127,8 @@ def main() -> int:
     for h in range(args.hands):
         folder = root / f"hand_{h:03d}"
         if not (folder / "hand.json").is_file():
-            generate_sequence(folder, seed=args.seed + h, spec=SceneSpec(width=args.width, height=args.height),
+            spec = SceneSpec(width=args.width, height=args.height, surfaces=tuple(args.surfaces.split(",")))
+            generate_sequence(folder, seed=args.seed + h, spec=spec,
                               sides=args.sides, video=False, progress=False)
         layout = TableLayout.from_file(folder / "layout.json")
         before = None
@@ -151,7 +156,8 @@ def main() -> int:
     fps = frames / busy if busy else 0.0
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     mode = "truth boxes + true ids" if args.truth_ids else ("truth boxes + recogniser" if args.truth_detector else "detector.onnx + recogniser")
-    print(f"replay of {n} held-out hands (seeds {args.seed}–{args.seed + n - 1}), {args.width}×{args.height}, {args.sides} sides, {mode}")
+    print(f"replay of {n} held-out hands (seeds {args.seed}–{args.seed + n - 1}, surfaces {args.surfaces}), "
+          f"{args.width}×{args.height}, {args.sides} sides, {mode}")
     print(f"  exact hand record: {sum(r['exact'] for r in rows)}/{n} ({sum(r['exact'] for r in rows) / n:.0%}); "
           f"facts right (distance, safeties): {sum(r['facts'] for r in rows)}/{n}; "
           f"wrong and silent (no flag): {sum(1 for r in rows if not r['exact'] and not r['flagged'])}")

@@ -460,7 +460,7 @@ class HandTracker:
     def _decide(self, c: _Candidate, frame: FrameObservations) -> None:
         sideways = sum(c.sideways_votes) * 2 > len(c.sideways_votes)
         confidence = float(np.mean(c.confidences)) * min(1.0, len(c.hits) / self.settings.vote_window_frames + 0.4)
-        moved = self._moved_from(c)
+        moved = self._moved_from(c) or self._lost_track_of(c, frame)
         if moved is not None:
             moved.anchor, moved.sideways, moved.last_seen = c.anchor, sideways, frame.index
             return
@@ -493,6 +493,27 @@ class HandTracker:
             if plausible and (best is None or dist < best[0]):
                 best = (dist, sl)
         return best[1] if best is not None else None
+
+    def _lost_track_of(self, c: _Candidate, frame: FrameObservations) -> _Slot | None:
+        """The counted card this candidate is when the side shows exactly as many cards of its id as were counted.
+
+        A hand over a column, or the camera knocked for a frame, can leave a counted card's place
+        following a neighbour's; the card then shows up where it always was, looking new. When every
+        counted card of that id is in sight again (this one included), it is the one not seen since.
+        With fewer in sight some are hidden, and a card laid meanwhile is new (a column's upper cards
+        covered by the hand laying the next one).
+        """
+        slots = [sl for sl in self._slots if sl.side == c.side and sl.card is c.card and sl.anchor is not None]
+        stale = [sl for sl in slots if sl.last_seen < c.first_frame]
+        if not stale:
+            return None
+        seen = sum(1 for o in frame.cards if o.side == c.side and o.card is c.card
+                   and o.confidence >= self.settings.minimum_confidence)
+        if seen != len(slots):
+            return None
+        length = self._card_length or 80.0
+        dist, nearest = min(((float(np.linalg.norm(c.anchor - sl.anchor)), sl) for sl in stale), key=lambda t: t[0])
+        return nearest if dist <= self.settings.moved_card_radius * length else None
 
     def _column_step(self, side: str, d: NDArray[np.float64]) -> bool:
         """Whether ``d`` goes from one card of a column to the next one laid over it (towards the player)."""
