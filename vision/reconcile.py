@@ -309,6 +309,9 @@ class _Candidate:
     hits: list[int] = field(default_factory=list)
     sideways_votes: list[bool] = field(default_factory=list)
     confidences: list[float] = field(default_factory=list)
+    extra_copies: int = 0
+    """Frames in which this id showed on the side more often than it had been counted: evidence that
+    the candidate is another copy, not a counted card seen at another place."""
 
 
 class HandTracker:
@@ -406,6 +409,7 @@ class HandTracker:
             obs = [o for o in seen if o.side == side and o.card is card]
             points = [np.asarray(o.anchor, dtype=np.float64) for o in obs]
             slots = [sl for sl in self._slots if sl.side == side and sl.card is card and sl.anchor is not None]
+            extra = len(obs) > sum(1 for sl in self._slots if sl.side == side and sl.card is card)
             left = _match(points, [sl.anchor for sl in slots], same)  # type: ignore[misc]
             for i, j in left.pairs:
                 slots[j].anchor = points[i]
@@ -420,10 +424,12 @@ class HandTracker:
                 c.hits.append(frame.index)
                 c.sideways_votes.append(o.sideways)
                 c.confidences.append(o.confidence)
+                c.extra_copies += extra
             for a in more.unmatched:
                 o = obs[free[a]]
                 self._candidates.append(
-                    _Candidate(side, card, points[free[a]], frame.index, frame.time, [frame.index], [o.sideways], [o.confidence])
+                    _Candidate(side, card, points[free[a]], frame.index, frame.time, [frame.index], [o.sideways],
+                               [o.confidence], int(extra))
                 )
         window_start = frame.index - s.vote_window_frames + 1
         still: list[_Candidate] = []
@@ -463,6 +469,11 @@ class HandTracker:
         moved = self._moved_from(c) or self._lost_track_of(c, frame)
         if moved is not None:
             moved.anchor, moved.sideways, moved.last_seen = c.anchor, sideways, frame.index
+            return
+        if c.extra_copies == 0 and any(sl.side == c.side and sl.card is c.card and sl.last_seen >= c.first_frame
+                                       for sl in self._slots):
+            # Never more of this id in sight than were counted, and a counted one seen by turns with this
+            # one: one card whose box jumps (a hand over its top edge), not a second copy.
             return
         problem = self._rule_broken(c.side, c.card, c.first_frame)
         slot = _Slot(c.side, c.card, c.anchor, sideways, c.first_frame, frame.index, problem is None, confidence)

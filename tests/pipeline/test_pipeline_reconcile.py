@@ -104,6 +104,28 @@ def test_a_column_card_whose_place_drifted_under_a_hand_is_not_counted_again():
     assert state.flags == ()
 
 
+def test_a_card_whose_box_jumps_by_turns_under_a_hand_counts_once():
+    """A hand over a card's top edge cuts its box short in some frames: the card is seen by turns at
+    its place and 20–30 px lower, never twice at once (replayed hand 50006 counted a second 100 so)."""
+    s = Stream()
+    hundred = card("South", Card.DISTANCE_100, 300)
+    s.show(hundred, times=5)
+    cut = [card("South", Card.DISTANCE_100, 300, dx=-10, dy=-18), card("South", Card.DISTANCE_100, 300, dx=-20, dy=-28)]
+    for k in range(4):
+        s.show(cut[k % 2])
+        s.show(hundred)
+        s.show(cut[(k + 1) % 2])
+    state = s.show(hundred, times=5)
+    assert distance(state, "South") == {100: 1} and len(state.events) == 1
+
+
+def test_a_second_copy_seen_beside_the_first_counts():
+    s = Stream()
+    s.show(card("South", Card.DISTANCE_100, 300), times=5)
+    state = s.show(card("South", Card.DISTANCE_100, 300), card("South", Card.DISTANCE_100, 300, 1), times=5)
+    assert distance(state, "South") == {100: 2}
+
+
 def test_a_card_laid_in_a_column_whose_upper_cards_are_hidden_is_still_counted():
     s = Stream()
     a, b = card("South", Card.DISTANCE_50, 300, 0), card("South", Card.DISTANCE_50, 300, 1)
