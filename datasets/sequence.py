@@ -70,6 +70,10 @@ def generate_sequence(
         for _ in range(int(rng.integers(0, 4))):
             plan.append((table, None, -1, i))
         previous = table
+    # the players look at the finished hand for a second or two before anyone touches it
+    # (a generator of its own, so that every frame before stays as it was)
+    for _ in range(int(np.random.default_rng([seed, 8]).integers(FPS, 2 * FPS + 1))):
+        plan.append((previous, None, -1, len(hand.plays) - 1))
     if max_frames is not None:
         plan = plan[:max_frames]
     frames_dir, truth_dir = out / "frames", out / "truth"
