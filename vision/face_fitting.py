@@ -26,7 +26,11 @@ TURNED = len(CLASSES)
 """The extra training class of crops with nothing to read as a card: a face under a wrong quarter turn,
 or a sliver of a card mostly hidden under others (the detector boxes those too)."""
 MIN_VISIBLE = 0.08
-"""Cards showing less of their face than this are not used (nothing left to read)."""
+"""The least share of its face a card shows for the benches to ask the recogniser to read it."""
+SLIVER_VISIBLE = 0.15
+"""Cards showing less of their face than this are slivers, taught as nothing to read: a 10 % sliver of
+a Speed Limit under an End of Limit, turned over, looks like the top band of a 200. No card that
+scores shows so little (a column's strips show 20–30 mm of 87)."""
 MIN_SIDE_PX = 5.0
 MIN_BOX_FILL = 0.6
 """A visible box must be this much the card's own pixels: a sliver showing round a card on top of it
@@ -84,7 +88,7 @@ def collect_crops(
             if sides.min() < MIN_SIDE_PX:
                 continue
             q = box + rng.normal(0, jitter_px, (4, 2))
-            if view.visible < MIN_VISIBLE or box_fill(view.corners, box, view.visible) < MIN_BOX_FILL:
+            if view.visible < SLIVER_VISIBLE or box_fill(view.corners, box, view.visible) < MIN_BOX_FILL:
                 # a sliver: what the recogniser must not read as a card
                 crops.append(cut_card(image, np.roll(q, -int(rng.integers(0, 4)), axis=0)))
                 labels.append(TURNED)

@@ -61,13 +61,13 @@ def test_a_classifier_fitted_on_views_tells_two_faces_apart_by_their_small_print
 def test_scene_crops_teach_slivers_and_askew_reads_as_nothing_to_read():
     """Every readable card gives an upright crop and the same box under a wrong turn; a sliver of a
     card mostly under others is kept too, as "nothing to read" (the detector boxes slivers)."""
-    from vision.face_fitting import CLASSES, MIN_VISIBLE, TURNED, collect_crops
+    from vision.face_fitting import CLASSES, SLIVER_VISIBLE, TURNED, collect_crops
 
     crops = collect_crops("generic", scenes=6, seed=3)
     readable = crops.labels < len(CLASSES)
     nothing = crops.labels == TURNED
     assert readable.sum() > 50 and readable.sum() + nothing.sum() == len(crops.labels)
-    slivers = nothing & (crops.visible < MIN_VISIBLE)
+    slivers = nothing & (crops.visible < SLIVER_VISIBLE)
     assert slivers.sum() > 0
     assert nothing.sum() > readable.sum()  # one askew read per readable card, and the slivers besides
-    assert crops.visible[readable].min() >= MIN_VISIBLE
+    assert crops.visible[readable].min() >= SLIVER_VISIBLE
