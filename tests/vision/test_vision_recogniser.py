@@ -116,3 +116,13 @@ def test_a_frame_read_with_true_boxes_gives_the_true_census(recogniser):
         assert census["draw_pile"] == truth["draw_pile"]
     assert sides >= 8
     assert exact / sides >= 0.75
+
+
+def test_a_box_too_thin_to_hold_a_strip_reads_as_nothing(recogniser):
+    """A pile's sliver, 36 × 5 px: unknown whatever it shows; a column's strip (56 × 20) is read."""
+    image = np.full((200, 200, 3), 255, np.uint8)
+    sliver = np.array([[50, 50], [86, 50], [86, 55], [50, 55]], float)
+    strip = np.array([[50, 100], [106, 100], [106, 120], [50, 120]], float)
+    thin, wide = recogniser.read(image, [sliver, strip])
+    assert thin.card is None and thin.confidence == 0.0
+    assert wide.confidence > 0.0
