@@ -33,6 +33,9 @@ from vision.tiling import tile_windows
 MATCH_IOU = 0.5
 
 
+VISIBLE_BANDS = ((0.25, 0.5, "25–50 % visible (strips)"), (0.5, 0.9, "50–90 % visible"), (0.9, 1.01, "whole cards (≥ 90 %)"))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--scenes", type=int, default=100)
@@ -56,6 +59,7 @@ def main() -> None:
     faces_right = faces_total = sideways_right = sideways_total = 0
     sides_exact = sides_total = 0
     times: list[float] = []
+    by_visible: list[tuple[float, bool]] = []
     bare: list[float] = []
     base = reader.detector.base  # type: ignore[attr-defined]
     for i in range(args.scenes):
@@ -86,6 +90,7 @@ def main() -> None:
                 overlap = iou(v.visible_corners, s.corners)
                 if overlap >= best_iou:
                     best, best_iou = k, overlap
+            by_visible.append((v.visible, best is not None))
             if best is None:
                 continue
             used.add(best)
@@ -110,6 +115,10 @@ def main() -> None:
           f"{', '.join(surfaces)}), edition {args.edition}")
     print(f"  cards with ≥ 1/4 of the face visible: {true_cards}")
     print(f"  card recall     {found_true / max(true_cards, 1):.4f}")
+    for low, high, name in VISIBLE_BANDS:
+        found = [f for vis, f in by_visible if low <= vis < high]
+        if found:
+            print(f"    recall, {name:<28} {sum(found) / len(found):.4f}  (n={len(found)})")
     print(f"  card precision  {(predictions - false_found) / max(predictions, 1):.4f}  ({false_found} boxes on no card)")
     print(f"  face accuracy   {faces_right / max(faces_total, 1):.4f}  (matched cards)")
     print(f"  sideways        {sideways_right / max(sideways_total, 1):.4f}  ({sideways_total} safeties)")
