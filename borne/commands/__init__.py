@@ -2,11 +2,32 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 MAX_INPUT_BYTES = 10 * 1024 * 1024
 """Largest JSON input a command reads (a hand record is a few hundred bytes)."""
+
+
+def whole_number(low: int, high: int) -> Callable[[str], int]:
+    """An argparse ``type`` taking a whole number from ``low`` to ``high``, refusing anything else in words.
+
+    >>> whole_number(0, 10)("7")
+    7
+    """
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be from {low:,} to {high:,}")
+        return value
+
+    return parse
 
 
 class CommandError(Exception):

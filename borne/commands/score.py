@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable
 from typing import TypeVar
 
-from borne.commands import CommandError, read_text_input
+from borne.commands import CommandError, read_text_input, whole_number
 
 T = TypeVar("T")
 
@@ -50,7 +50,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("game", metavar="GAME.json", help="the game file; - reads stdin")
     p.add_argument("--rules", default="classic", choices=RULE_NAMES, help="rule set (default: classic)")
     p.add_argument(
-        "--target", type=_positive_int, default=None,
+        "--target", type=whole_number(1, 1_000_000), default=None,
         help="points that win the game (default 5000; for dujardin-2025, hand wins, default 1)",
     )
     p.set_defaults(func=_game)
@@ -64,16 +64,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--db", default=None, help="the SQLite file (default: the one in your data folder)")
     p.add_argument("--format", choices=("json", "csv"), default="json")
     p.set_defaults(func=_export)
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if not 1 <= value <= 1_000_000:
-        raise argparse.ArgumentTypeError("must be from 1 to 1,000,000")
-    return value
 
 
 def _score(args: argparse.Namespace) -> int:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from borne.commands import whole_number
+
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
@@ -84,18 +86,8 @@ FACE_VIEWS = 25_000
 
 
 def add_face_views_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--face-views", type=_view_count, default=FACE_VIEWS, metavar="N",
+    p.add_argument("--face-views", type=whole_number(0, 1_000_000), default=FACE_VIEWS, metavar="N",
                    help=f"views cut straight from the face images, added to the scenes' crops (default {FACE_VIEWS:,})")
-
-
-def _view_count(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if not 0 <= n <= 1_000_000:
-        raise argparse.ArgumentTypeError("must be from 0 to 1,000,000")
-    return n
 
 
 def fit_with_progress(edition: str, *, scenes: int, views: int, seed: int, epochs: int = 40) -> tuple[Any, Any]:
