@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -87,3 +88,12 @@ class CameraRun(BorneProcess):
             time.sleep(0.1)
         raise AssertionError(f"{what} within {timeout} s; last: {self.hand()}\n{self.log.read_text()}")
 
+
+
+def zone_editing_run(folder: Path, sequence: Path) -> Iterator[CameraRun]:
+    """A ``borne run`` of a rendered sequence without ``--layout`` (so its zones can be edited), playing
+    at 2 frames per second so the picture keeps being drawn through a test module; stopped after."""
+    run = CameraRun(folder / "games.sqlite3", sequence / "frames", sequence, fps=2, layout=None).start()
+    run.wait_for_frame(timeout=30)
+    yield run
+    run.stop()

@@ -18,7 +18,7 @@ import pytest
 from scoring.storage import GameStore
 from scoring.web.routers.camera import NO_CAMERA_MESSAGE
 from scoring.web.zones import InvalidLayoutError, LayoutOrigin, NoLayoutToRestoreError, check_layout
-from tests.web.camera_run import CameraRun, render_sequence
+from tests.web.camera_run import CameraRun, render_sequence, zone_editing_run
 from tests.web.conftest import Server
 
 SIDES = ("North", "South")
@@ -196,11 +196,7 @@ def sequence(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def zone_run(sequence: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[CameraRun]:
     """``borne run`` without ``--layout``, playing slowly so it runs through the module."""
-    run = CameraRun(tmp_path_factory.mktemp("zones") / "games.sqlite3", sequence / "frames", sequence, fps=2,
-                    layout=None).start()
-    run.wait_for_frame(timeout=30)
-    yield run
-    run.stop()
+    yield from zone_editing_run(tmp_path_factory.mktemp("zones"), sequence)
 
 
 @pytest.fixture

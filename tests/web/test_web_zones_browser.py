@@ -11,14 +11,19 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.web.camera_run import CameraRun, render_sequence
+from tests.web.camera_run import CameraRun, render_sequence, zone_editing_run
 from tests.web.conftest import TOKEN
 
 pytestmark = pytest.mark.browser
 
 ZONE_BGR = (255, 170, 0)
 """The colour the camera's picture draws the first side's zone in (vision/drawing.py ZONE_COLOURS[0])."""
-SCREENSHOTS = Path("/tmp")
+
+
+@pytest.fixture(scope="module")
+def screenshots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the editor's screenshots go, to be looked at (pytest's temporary folder, kept for a few runs)."""
+    return tmp_path_factory.mktemp("screenshots")
 
 
 @pytest.fixture(scope="module")
@@ -26,10 +31,7 @@ def zone_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[CameraRun]:
     """``borne run`` without ``--layout`` (the default zones: North on top, South below), playing slowly
     (126 frames at 2 per second) so the picture keeps being drawn through the module."""
     seq = render_sequence(tmp_path_factory.mktemp("zones-seq"), seed=5, frames=126)
-    run = CameraRun(tmp_path_factory.mktemp("zones") / "games.sqlite3", seq / "frames", seq, fps=2, layout=None).start()
-    run.wait_for_frame(timeout=30)
-    yield run
-    run.stop()
+    yield from zone_editing_run(tmp_path_factory.mktemp("zones"), seq)
 
 
 @pytest.fixture
@@ -130,12 +132,13 @@ def inside(box: dict[str, float], width: int, height: int) -> bool:
     return box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= width and box["y"] + box["height"] <= height
 
 
-def test_on_a_phone_a_corner_dragged_by_a_finger_and_a_turned_arrow_are_saved(run: CameraRun, browser: Any) -> None:
+def test_on_a_phone_a_corner_dragged_by_a_finger_and_a_turned_arrow_are_saved(run: CameraRun, browser: Any,
+                                                                              screenshots: Path) -> None:
     context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
     page = context.new_page()
     try:
         open_editor(page, run, tap=True)
-        page.screenshot(path=str(SCREENSHOTS / "borne-zones-390x844.png"))
+        page.screenshot(path=str(screenshots / "borne-zones-390x844.png"))
         for part in ("#zone-stage", "#zone-save", "#zone-default", "#zone-cancel", "#zone-turn-1"):
             assert inside(page.locator(part).bounding_box(), 390, 844), part
         touch_drag(page, corner_centre(page, 1, 0), screen_point(page, 80, 250))  # South's top left corner
@@ -151,11 +154,12 @@ def test_on_a_phone_a_corner_dragged_by_a_finger_and_a_turned_arrow_are_saved(ru
     assert north["up"] == [-1.0, 0.0] and south["up"] == [0.0, -1.0]
 
 
-def test_a_refused_zone_shows_the_reason_next_to_the_editor_on_a_tv(run: CameraRun, browser: Any) -> None:
+def test_a_refused_zone_shows_the_reason_next_to_the_editor_on_a_tv(run: CameraRun, browser: Any,
+                                                                    screenshots: Path) -> None:
     page = browser.new_page(viewport={"width": 1920, "height": 1080})
     try:
         open_editor(page, run)
-        page.screenshot(path=str(SCREENSHOTS / "borne-zones-1920x1080.png"))
+        page.screenshot(path=str(screenshots / "borne-zones-1920x1080.png"))
         for part in ("#zone-stage", "#zone-save", "#zone-sides"):
             assert inside(page.locator(part).bounding_box(), 1920, 1080), part
         # North's top right corner pulled down across its bottom edge: the zone's edges cross
