@@ -38,8 +38,8 @@ def test_a_hand_the_camera_follows_is_confirmed_on_the_page_and_lands_in_the_gam
             page.wait_for_selector(f'.side[data-side="{side}"] .total[data-total="{total}"]')
         game = run.get("/api/games").json()
         assert len(game) == 1 and game[0]["hands"] == 1 and game[0]["totals"] == totals
-        img = page.query_selector("#camera-frame")
-        assert img is not None and page.evaluate("document.getElementById('camera-frame').naturalWidth") > 0
+        # the picture is fetched again every few frames: wait for one that has loaded
+        page.wait_for_function("document.getElementById('camera-frame').naturalWidth > 0", timeout=15_000)
     finally:
         page.close()
         run.stop()
