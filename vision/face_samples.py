@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.crops import CROP_HEIGHT, CROP_WIDTH
+from vision.crops import CROP_HEIGHT, CROP_WIDTH, cut_card
 
 WHOLE_SHARE = 0.45
 STRIP_SHARE = 0.40
@@ -64,11 +64,7 @@ def _view(face: NDArray[np.uint8], rng: np.random.Generator, *, askew: bool) -> 
     box += rng.normal(0, JITTER_PX, (4, 2))
     if askew:
         box = np.roll(box, -int(rng.integers(1, 4)), axis=0)
-    target = np.float32([[0, 0], [CROP_WIDTH, 0], [CROP_WIDTH, CROP_HEIGHT], [0, CROP_HEIGHT]])
-    m = cv2.getPerspectiveTransform(box.astype(np.float32), target)
-    crop = cv2.warpPerspective(image, m, (CROP_WIDTH, CROP_HEIGHT), flags=cv2.INTER_LINEAR,
-                               borderMode=cv2.BORDER_REPLICATE)
-    return np.asarray(crop, dtype=np.uint8)
+    return cut_card(image, box)
 
 
 def _shown_part(rng: np.random.Generator) -> tuple[float, float, float, float]:
