@@ -1,4 +1,4 @@
-# Borne: `make demo` installs and runs the score display; `make test` installs and runs every test.
+# Borne: `make demo` installs Borne and runs the camera demo with its score display; `make test` installs and runs every test.
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
@@ -21,8 +21,10 @@ browser:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium >/dev/null; \
 	  else sudo apt-get update -qq && sudo apt-get install -y -qq chromium >/dev/null; fi; }
 
+# The main job: the score display and the camera pipeline; with no camera, a simulated game plays itself.
+# Its games go to a file of their own in the venv, apart from the games of `borne serve`/`borne run`.
 demo: install
-	$(BIN)/borne serve
+	$(BIN)/borne run --db $(VENV)/demo.sqlite3
 
 test: install-test browser
 	$(BIN)/python -m pytest

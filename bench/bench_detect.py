@@ -46,9 +46,16 @@ def main() -> None:
     parser.add_argument("--width", type=int, default=1280)
     parser.add_argument("--height", type=int, default=720)
     parser.add_argument("--conf", type=float, default=None, help="detector confidence threshold (default: the runtime's)")
+    parser.add_argument("--nms-iou", type=float, default=None, help="tile merge's rotated-NMS IoU (default: the runtime's)")
+    parser.add_argument("--duplicate-overlap", type=float, default=None,
+                        help="tile merge's duplicate overlap (default: the runtime's; 1 turns it off)")
     args = parser.parse_args()
 
     reader = FrameReader.from_models(args.edition)
+    if args.nms_iou is not None:
+        reader.detector.iou_threshold = args.nms_iou  # type: ignore[attr-defined]
+    if args.duplicate_overlap is not None:
+        reader.detector.duplicate_overlap = args.duplicate_overlap  # type: ignore[attr-defined]
     if args.conf is not None:
         from vision.detector import DecodeSettings
 

@@ -9,6 +9,9 @@ through the pipeline exactly as ``borne replay`` does, and compares with the han
 - exact record: the final hand record (distance per value, safeties, coups fourrés, extension)
   equals ``hand.json``; a wrong hand that raised a flag is counted apart (a person was warned);
 - phantom events: cards the pipeline counted that were never played, per hand;
+- late plays: cards counted from a frame well after they landed (more than ``ON_TIME_FRAMES`` later,
+  matched to the latest earlier play of that card on that side left unmatched: unread for a while);
+  their delay counts in the delay figures;
 - missed events: distance and safety plays in ``events.json`` the pipeline never counted;
 - delay: frames and seconds (at the sequence's 10 frames per second, and at the pipeline's own
   rate) from the frame a card landed to the frame the pipeline counted it;
@@ -45,6 +48,8 @@ from vision.replay_detector import TruthReplayDetector  # noqa: E402
 from vision.sources import FolderSource  # noqa: E402
 
 SCORED_PILES = ("distance", "safeties")
+ON_TIME_FRAMES = 6
+"""A counted card first seen within this many frames of a play of that card on that side is that play."""
 
 
 class TruthIdRecogniser:
@@ -72,17 +77,25 @@ def compare(out: dict, folder: Path) -> dict:
     facts = {s["side"]: (s["distance"], s["safeties"]) for s in record["sides"]} == {
         s["side"]: (s["distance"], s["safeties"]) for s in truth["sides"]}
     unmatched = list(played)
-    delays, phantoms = [], 0
+    delays, left = [], []
     for e in out["events"]:
         match = next((t for t in unmatched if t["side"] == e["side"] and t["card"] == e["card"]
-                      and abs(t["frame"] - e["frame"]) <= 6), None)
+                      and abs(t["frame"] - e["frame"]) <= ON_TIME_FRAMES), None)
         if match is None:
-            phantoms += 1
+            left.append(e)
             continue
         unmatched.remove(match)
         delays.append(e["decided_frame"] - match["frame"])
-    return {"exact": exact, "facts": facts, "flagged": bool(out["flags"]), "phantoms": phantoms,
-            "missed": len(unmatched), "delays": delays, "plays": len(played)}
+    late = 0
+    for e in left:  # first seen long after it landed (unread for a while): a late play, not a phantom
+        earlier = [t for t in unmatched if t["side"] == e["side"] and t["card"] == e["card"] and t["frame"] < e["frame"]]
+        if earlier:
+            match = max(earlier, key=lambda t: t["frame"])
+            unmatched.remove(match)
+            delays.append(e["decided_frame"] - match["frame"])
+            late += 1
+    return {"exact": exact, "facts": facts, "flagged": bool(out["flags"]), "phantoms": len(left) - late,
+            "late": late, "missed": len(unmatched), "delays": delays, "plays": len(played)}
 
 
 def main() -> int:
@@ -150,7 +163,7 @@ def main() -> int:
         rows.append(row)
         mark = "exact" if row["exact"] else ("WRONG, flagged" if row["flagged"] else "WRONG, silent")
         print(f"hand {h} (seed {args.seed + h}): {pipeline.frames} frames, {row['plays']} scored plays, {mark}, "
-              f"{row['phantoms']} phantom, {row['missed']} missed", file=sys.stderr)
+              f"{row['phantoms']} phantom, {row['late']} late, {row['missed']} missed", file=sys.stderr)
     n = len(rows)
     delays = [d for r in rows for d in r["delays"]]
     fps = frames / busy if busy else 0.0
@@ -163,6 +176,7 @@ def main() -> int:
           f"wrong and silent (no flag): {sum(1 for r in rows if not r['exact'] and not r['flagged'])}")
     print(f"  phantom events: {sum(r['phantoms'] for r in rows) / n:.2f} per hand "
           f"(hands with any: {sum(1 for r in rows if r['phantoms'])}/{n}); "
+          f"late plays: {sum(r['late'] for r in rows)}; "
           f"missed plays: {sum(r['missed'] for r in rows)}/{sum(r['plays'] for r in rows)}")
     if delays:
         med = statistics.median(delays)

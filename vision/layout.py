@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +65,10 @@ class TableLayout:
 
     def to_json(self) -> dict[str, Any]:
         return {"sides": [s.to_json() for s in self.sides]}
+
+    def scaled(self, factor: float) -> TableLayout:
+        """The same zones in a picture ``factor`` times as large (the camera's resolution changed)."""
+        return TableLayout(sides=tuple(replace(s, zone=s.zone * factor) for s in self.sides))
 
     @classmethod
     def default(cls, width: int, height: int, sides: tuple[str, str] = ("North", "South")) -> TableLayout:

@@ -29,6 +29,15 @@ from vision.census import TableCensus
 from vision.layout import TableLayout
 from vision.sideways import majority_axis
 
+FRAGMENT_SHARE = 0.45
+"""A face-up box whose longest side is under this share of a card's length in the frame is neither a
+card nor a column's strip (whose long side is a card's width, 0.64 of its length): a fragment, often a
+second box across a seam. It is not observed."""
+
+WHOLE_SHARE = 0.93
+"""A box at least this share of the longest one a nearby card was seen with shows a whole card (a box
+cut short by a hand over a card, 50 of 64 px, does not)."""
+
 EXTENSION_AT = min(GOALS)
 """In a 700-km hand, the side that reaches exactly this may call the extension to 1,000."""
 
@@ -86,6 +95,8 @@ class Observation:
     anchor: tuple[float, float]
     """The middle of the card's top edge in pixels (the edge an overlapping card leaves visible)."""
     confidence: float
+    length: float | None = None
+    """The box's longest side in pixels (``None``: not known)."""
 
 
 @dataclass(frozen=True)
@@ -113,6 +124,7 @@ class FrameObservations:
 def observations_from_census(census: TableCensus, layout: TableLayout, *, index: int, time: float) -> FrameObservations:
     """The tracker's view of one frame's census: each readable card's id, side, anchor and sideways."""
     cards: list[Observation] = []
+    longest: list[float] = []
     lengths: list[float] = []
     ups: list[tuple[str, tuple[float, float] | None]] = []
     for side in census.sides:
@@ -129,9 +141,13 @@ def observations_from_census(census: TableCensus, layout: TableLayout, *, index:
             lengths.append(float(edges.max()))
             if s.card is None:
                 continue
-            cards.append(Observation(side.side, s.card, placed.sideways, top_edge_anchor(corners, up_vec), float(s.confidence)))
+            cards.append(Observation(side.side, s.card, placed.sideways, top_edge_anchor(corners, up_vec), float(s.confidence),
+                                     float(edges.max())))
+            longest.append(float(edges.max()))
     # full cards show their long side; strips of a column show the short one: the upper quantile is a full card
     length = float(np.percentile(lengths, 90)) if lengths else None
+    if length is not None:
+        cards = [o for o, side_px in zip(cards, longest, strict=True) if side_px >= FRAGMENT_SHARE * length]
     return FrameObservations(index, time, tuple(cards), census.draw_pile, length, tuple(ups))
 
 
@@ -295,6 +311,8 @@ class _Slot:
     last_seen: int
     counted: bool
     confidence: float
+    longest: float = 0.0
+    """The longest box side it was seen with, in pixels (0: not known): the card seen whole."""
 
 
 @dataclass
@@ -312,6 +330,10 @@ class _Candidate:
     extra_copies: int = 0
     """Frames in which this id showed on the side more often than it had been counted: evidence that
     the candidate is another copy, not a counted card seen at another place."""
+    beside: set[int] = field(default_factory=set)
+    """The counted cards of its id (``id()`` of their slots) seen in a frame together with it."""
+    longest: float = 0.0
+    """The longest box side it was seen with, in pixels (0: not known)."""
 
 
 class HandTracker:
@@ -360,7 +382,8 @@ class HandTracker:
             "slots": [{"side": sl.side, "card": sl.card.value,
                        "anchor": [float(v) for v in sl.anchor] if sl.anchor is not None else None,
                        "sideways": sl.sideways, "arrived": sl.arrived, "last_seen": sl.last_seen,
-                       "counted": sl.counted, "confidence": sl.confidence} for sl in self._slots],
+                       "counted": sl.counted, "confidence": sl.confidence, "longest": sl.longest}
+                      for sl in self._slots],
             "events": [e.to_state() for e in self._events],
             "flags": [f.to_state() for f in self._flags],
             "card_length": self._card_length,
@@ -378,7 +401,7 @@ class HandTracker:
             _Slot(s["side"], Card(s["card"]),
                   np.asarray(s["anchor"], dtype=np.float64) if s["anchor"] is not None else None,
                   bool(s["sideways"]), int(s["arrived"]), int(s["last_seen"]), bool(s["counted"]),
-                  float(s["confidence"]))
+                  float(s["confidence"]), float(s.get("longest", 0.0)))
             for s in d["slots"]
         ]
         t._events = [PlayEvent.from_state(e) for e in d["events"]]
@@ -414,6 +437,8 @@ class HandTracker:
             for i, j in left.pairs:
                 slots[j].anchor = points[i]
                 slots[j].last_seen = frame.index
+                slots[j].longest = max(slots[j].longest, obs[i].length or 0.0)
+            in_sight = {id(slots[j]) for _, j in left.pairs}
             cands = [c for c in self._candidates if c.side == side and c.card is card]
             free = left.unmatched
             more = _match([points[i] for i in free], [c.anchor for c in cands], same)
@@ -425,11 +450,13 @@ class HandTracker:
                 c.sideways_votes.append(o.sideways)
                 c.confidences.append(o.confidence)
                 c.extra_copies += extra
+                c.beside |= in_sight
+                c.longest = max(c.longest, o.length or 0.0)
             for a in more.unmatched:
                 o = obs[free[a]]
                 self._candidates.append(
                     _Candidate(side, card, points[free[a]], frame.index, frame.time, [frame.index], [o.sideways],
-                               [o.confidence], int(extra))
+                               [o.confidence], int(extra), set(in_sight), o.length or 0.0)
                 )
         window_start = frame.index - s.vote_window_frames + 1
         still: list[_Candidate] = []
@@ -470,13 +497,17 @@ class HandTracker:
         if moved is not None:
             moved.anchor, moved.sideways, moved.last_seen = c.anchor, sideways, frame.index
             return
+        if self._second_box_on(c) is not None:
+            return
         if c.extra_copies == 0 and any(sl.side == c.side and sl.card is c.card and sl.last_seen >= c.first_frame
-                                       for sl in self._slots):
+                                       and id(sl) not in c.beside for sl in self._slots):
             # Never more of this id in sight than were counted, and a counted one seen by turns with this
-            # one: one card whose box jumps (a hand over its top edge), not a second copy.
+            # one (seen since it appeared, never beside it): one card whose box jumps (a hand over its top
+            # edge), not a second copy.
             return
         problem = self._rule_broken(c.side, c.card, c.first_frame)
-        slot = _Slot(c.side, c.card, c.anchor, sideways, c.first_frame, frame.index, problem is None, confidence)
+        slot = _Slot(c.side, c.card, c.anchor, sideways, c.first_frame, frame.index, problem is None, confidence,
+                     c.longest)
         self._slots.append(slot)
         if problem is not None:
             reason, message = problem
@@ -505,6 +536,14 @@ class HandTracker:
                 best = (dist, sl)
         return best[1] if best is not None else None
 
+    def _second_box_on(self, c: _Candidate) -> _Slot | None:
+        """The counted card of its id this candidate lies on, seen together with it: a second box the
+        detector put across that card's strip (two copies of a card are a column step apart, more than
+        :attr:`ReconcileSettings.same_card_radius`)."""
+        same = self.settings.same_card_radius * (self._card_length or 80.0)
+        return next((sl for sl in self._slots if sl.side == c.side and sl.card is c.card and sl.anchor is not None
+                     and id(sl) in c.beside and float(np.linalg.norm(c.anchor - sl.anchor)) <= same), None)
+
     def _lost_track_of(self, c: _Candidate, frame: FrameObservations) -> _Slot | None:
         """The counted card this candidate is when the side shows exactly as many cards of its id as were counted.
 
@@ -515,7 +554,7 @@ class HandTracker:
         covered by the hand laying the next one).
         """
         slots = [sl for sl in self._slots if sl.side == c.side and sl.card is c.card and sl.anchor is not None]
-        stale = [sl for sl in slots if sl.last_seen < c.first_frame]
+        stale = [sl for sl in slots if sl.last_seen < c.first_frame and not self._laid_over(c, sl)]
         if not stale:
             return None
         seen = sum(1 for o in frame.cards if o.side == c.side and o.card is c.card
@@ -525,6 +564,20 @@ class HandTracker:
         length = self._card_length or 80.0
         dist, nearest = min(((float(np.linalg.norm(c.anchor - sl.anchor)), sl) for sl in stale), key=lambda t: t[0])
         return nearest if dist <= self.settings.moved_card_radius * length else None
+
+    def _laid_over(self, c: _Candidate, sl: _Slot) -> bool:
+        """Whether the candidate is a whole card one column step past ``sl``, which still lies at its own
+        place: a card laid over it (hiding it nearly whole), not ``sl`` found again. A box cut short by
+        a hand over the card's top edge also lies lower, but is shorter than the card was seen; a slot
+        whose place drifted onto a neighbour's (under a hand) does not lie at its own place."""
+        assert sl.anchor is not None
+        if not self._column_step(c.side, c.anchor - sl.anchor):
+            return False
+        if sl.longest and c.longest < WHOLE_SHARE * sl.longest:
+            return False
+        same = self.settings.same_card_radius * (self._card_length or 80.0)
+        return not any(o is not sl and o.side == sl.side and o.anchor is not None
+                       and float(np.linalg.norm(o.anchor - sl.anchor)) <= same for o in self._slots)
 
     def _column_step(self, side: str, d: NDArray[np.float64]) -> bool:
         """Whether ``d`` goes from one card of a column to the next one laid over it (towards the player)."""

@@ -46,9 +46,15 @@ def tile_windows(width: int, height: int, *, tile_share: float = 1.0, min_overla
     return [Window(x, y, size) for y in starts(height) for x in starts(width)]
 
 
-def merge_tiles(parts: list[Detections], *, iou_threshold: float, containment: float = 0.8) -> Detections:
-    """Join the detections of overlapping tiles: rotated NMS, then drop a box mostly inside a stronger one
-    (the cut-off part of a card seen at a tile's edge)."""
+DUPLICATE_OVERLAP = 0.6
+"""Two boxes of one class sharing more than this share of the smaller one's area are one card seen
+twice (the cut-off part of a card at a tile's edge, or a second box the model put on a column's
+strip): the weaker goes. Visible parts of different cards barely overlap (a column's strips touch)."""
+
+
+def merge_tiles(parts: list[Detections], *, iou_threshold: float, duplicate_overlap: float = DUPLICATE_OVERLAP) -> Detections:
+    """Join the detections of overlapping tiles: rotated NMS, then drop the weaker of two boxes that
+    share most of the smaller one (see :data:`DUPLICATE_OVERLAP`)."""
     merged = Detections.merge(parts)
     if len(merged) == 0:
         return merged
@@ -60,7 +66,8 @@ def merge_tiles(parts: list[Detections], *, iou_threshold: float, containment: f
             if drop[j] or kept.class_id[i] != kept.class_id[j]:
                 continue
             inter = intersection_area(kept.corners[i], kept.corners[j])
-            if areas[i] > 0 and inter / areas[i] > containment and areas[i] < areas[j]:
+            smaller = min(areas[i], areas[j])
+            if smaller > 0 and inter / smaller > duplicate_overlap:
                 drop[i] = True
                 break
     return kept[~drop]
@@ -69,8 +76,10 @@ def merge_tiles(parts: list[Detections], *, iou_threshold: float, containment: f
 class TiledDetector(CardDetector):
     """Any detector, run on the overlapping square tiles of each frame."""
 
-    def __init__(self, base: CardDetector, *, tile_share: float = 1.0, iou_threshold: float = 0.7) -> None:
+    def __init__(self, base: CardDetector, *, tile_share: float = 1.0, iou_threshold: float = 0.7,
+                 duplicate_overlap: float = DUPLICATE_OVERLAP) -> None:
         self.base = base
+        self.duplicate_overlap = duplicate_overlap
         self.class_names = base.class_names
         self.tile_share = tile_share
         self.iou_threshold = iou_threshold
@@ -83,4 +92,4 @@ class TiledDetector(CardDetector):
             if len(found):
                 shifted = found.corners + np.array([win.x, win.y], dtype=np.float64)
                 parts.append(Detections(shifted, found.confidence, found.class_id))
-        return merge_tiles(parts, iou_threshold=self.iou_threshold)
+        return merge_tiles(parts, iou_threshold=self.iou_threshold, duplicate_overlap=self.duplicate_overlap)

@@ -90,7 +90,7 @@ def _run(args: argparse.Namespace) -> int:
         base, origin = TableLayout.from_json(source.layout_json()), LayoutOrigin.CAMERA
     else:
         origin = LayoutOrigin.DEFAULT
-    saved = None if args.layout is not None else _saved_layout(app.state.store, table_name, fits=base)
+    saved, saved_size = (None, None) if args.layout is not None else _saved_layout(app.state.store, table_name, fits=base)
     if saved is not None:
         layout = saved
     elif base is not None:
@@ -105,7 +105,8 @@ def _run(args: argparse.Namespace) -> int:
     table = LiveTable(app, pipeline, keeper, camera)
     zones = TableZones(app.state.store, pipeline, table.lock, table=table_name, base=base, base_origin=origin,
                        origin=LayoutOrigin.SAVED if saved is not None else origin, frame_size=frame_size,
-                       saved=app.state.store.load_camera_document(name=layout_document_name(table_name)) is not None)
+                       saved=app.state.store.load_camera_document(name=layout_document_name(table_name)) is not None,
+                       saved_size=saved_size)
     table.zones = zones
     if demo and args.layout is None:
         _follow_demo_layouts(pipeline, zones)
@@ -144,9 +145,10 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _saved_layout(store: Any, table: str, *, fits: Any) -> Any:
-    """The zones saved for ``table`` (a ``TableLayout``), or ``None``; saved zones that cannot be used are
-    reported and left in the file. ``fits``: the source's own layout, whose sides saved zones must have."""
+def _saved_layout(store: Any, table: str, *, fits: Any) -> tuple[Any, tuple[int, int] | None]:
+    """The zones saved for ``table`` (a ``TableLayout``) and the picture size they were drawn on, or
+    ``None``s; saved zones that cannot be used are reported and left in the file. ``fits``: the source's
+    own layout, whose sides saved zones must have."""
     import sys
 
     from vision.errors import LayoutError
@@ -154,19 +156,21 @@ def _saved_layout(store: Any, table: str, *, fits: Any) -> Any:
 
     doc = store.load_camera_document(name=layout_document_name(table))
     if doc is None:
-        return None
+        return None, None
     try:
         if doc.get("version") != 1:
             raise LayoutError(f"unknown version {doc.get('version')!r}")
         layout = TableLayout.from_json(doc["layout"])
-    except (LayoutError, KeyError, TypeError, AttributeError) as e:
+        raw = doc.get("frame_size")
+        size = None if raw is None else (int(raw[0]), int(raw[1]))
+    except (LayoutError, KeyError, TypeError, AttributeError, ValueError, IndexError) as e:
         print(f"borne run: the zones saved for table {table!r} are not used: {e}", file=sys.stderr, flush=True)
-        return None
+        return None, None
     if fits is not None and sorted(s.side for s in layout.sides) != sorted(s.side for s in fits.sides):
         print(f"borne run: the zones saved for table {table!r} are for other sides "
               f"({', '.join(s.side for s in layout.sides)}); not used", file=sys.stderr, flush=True)
-        return None
-    return layout
+        return None, None
+    return layout, size
 
 
 def layout_document_name(table: str) -> str:
@@ -428,10 +432,13 @@ class TableZones:
     """
 
     def __init__(self, store: Any, pipeline: Any, lock: Any, *, table: str, base: Any, base_origin: Any, origin: Any,
-                 saved: bool, frame_size: tuple[int, int] | None) -> None:
+                 saved: bool, frame_size: tuple[int, int] | None, saved_size: tuple[int, int] | None = None) -> None:
         """``base``: the start-up layout (``None``: the default, made for the picture); ``origin``: that of
-        the layout the pipeline has now; ``saved``: whether zones are saved for the table."""
+        the layout the pipeline has now; ``saved``: whether zones are saved for the table; ``saved_size``:
+        the picture size the saved zones were drawn on, when known."""
         import threading
+
+        from scoring.web.zones import LayoutOrigin
 
         self.store = store
         self.pipeline = pipeline
@@ -445,6 +452,9 @@ class TableZones:
         self._saved = saved
         self._origin = origin
         self._frame_size = frame_size
+        self._saved_layout = pipeline.layout if origin is LayoutOrigin.SAVED else None
+        """The saved zones as drawn, before any scaling to the camera's picture."""
+        self._saved_size = saved_size
 
     @property
     def document_name(self) -> str:
@@ -456,6 +466,34 @@ class TableZones:
         if self._frame_size != (width, height):
             with self._lock:
                 self._frame_size = (width, height)
+                self._fit_saved_zones(width, height)
+
+    def _fit_saved_zones(self, width: int, height: int) -> None:
+        """Saved zones drawn on a picture of another size: scaled when only the resolution changed (same
+        shape), else left for the start-up or default zones (the camera sees another part of the table)."""
+        import sys
+
+        from scoring.web.zones import LayoutOrigin
+
+        if self._origin is not LayoutOrigin.SAVED or self._saved_size is None or self._saved_layout is None:
+            return
+        sw, sh = self._saved_size
+        if (sw, sh) == (width, height):
+            self.pipeline.layout = self._saved_layout
+            return
+        factor = width / sw
+        if abs(height / sh - factor) <= 0.01 * factor:
+            self.pipeline.layout = self._saved_layout.scaled(factor)
+            print(f"borne run: the zones of table {self.table!r} were saved on a {sw}×{sh} picture; "
+                  f"scaled to the camera's {width}×{height}", file=sys.stderr, flush=True)
+            return
+        fallback = self._base if self._base is not None else self._default(self._saved_layout, (width, height))
+        if fallback is None:
+            return
+        self.pipeline.layout, self._origin = fallback, self._base_origin
+        print(f"borne run: the zones of table {self.table!r} were saved on a {sw}×{sh} picture and the camera "
+              f"now gives {width}×{height}, another shape: not used; check the zones on the display (Edit zones)",
+              file=sys.stderr, flush=True)
 
     def source_layout(self, layout: Any) -> None:
         """The source's own layout changed (a new demo hand); followed unless a person saved zones.
@@ -496,7 +534,8 @@ class TableZones:
                 "version": 1, "table": self.table, "layout": parsed.to_json(),
                 "frame_size": None if size is None else list(size)})
             with self._lock:
-                self.pipeline.layout = parsed
+                self.pipeline.layout = self._saved_layout = parsed
+                self._saved_size = size
                 self._saved, self._origin = True, LayoutOrigin.SAVED
         return self.zones()
 

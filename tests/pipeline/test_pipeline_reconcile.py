@@ -22,11 +22,12 @@ COLUMN_STEP = 25.0
 
 
 def card(side: str, c: Card, x: float, k: int = 0, *, sideways: bool = False, conf: float = 0.9,
-         dx: float = 0.0, dy: float = 0.0) -> Observation:
-    """The k-th card of a column at x: each later card lies one strip further towards the player."""
+         dx: float = 0.0, dy: float = 0.0, length: float = LENGTH) -> Observation:
+    """The k-th card of a column at x: each later card lies one strip further towards the player.
+    ``length``: its box's longest side (a whole card's by default)."""
     y0 = 300.0 if side == "North" else 500.0
     towards_player = -UP[side][1]
-    return Observation(side, c, sideways, (x + dx, y0 + towards_player * COLUMN_STEP * k + dy), conf)
+    return Observation(side, c, sideways, (x + dx, y0 + towards_player * COLUMN_STEP * k + dy), conf, length)
 
 
 class Stream:
@@ -110,13 +111,51 @@ def test_a_card_whose_box_jumps_by_turns_under_a_hand_counts_once():
     s = Stream()
     hundred = card("South", Card.DISTANCE_100, 300)
     s.show(hundred, times=5)
-    cut = [card("South", Card.DISTANCE_100, 300, dx=-10, dy=-18), card("South", Card.DISTANCE_100, 300, dx=-20, dy=-28)]
+    cut = [card("South", Card.DISTANCE_100, 300, dx=-10, dy=-18, length=LENGTH - 18),
+           card("South", Card.DISTANCE_100, 300, dy=-COLUMN_STEP, length=LENGTH - 25)]  # one column step lower
     for k in range(4):
         s.show(cut[k % 2])
         s.show(hundred)
         s.show(cut[(k + 1) % 2])
     state = s.show(hundred, times=5)
     assert distance(state, "South") == {100: 1} and len(state.events) == 1
+
+
+def test_a_card_laid_over_the_last_of_its_id_hiding_it_counts():
+    """The third 75 of a column hides the second nearly whole (the detector then misses its strip):
+    it is a new card, not the second one found one step further (replayed hand 50004 lost a 75 so)."""
+    s = Stream()
+    column = [card("North", Card.DISTANCE_75, 100, k) for k in range(3)]
+    s.show(column[0], column[1], times=5)
+    state = s.show(column[0], column[2], times=5)
+    assert distance(state, "North") == {75: 3} and [e.frame for e in state.events] == [0, 0, 5]
+    state = s.show(*column, times=3)  # its strip seen now and then
+    assert distance(state, "North") == {75: 3}
+
+
+def test_a_box_cut_short_by_a_hand_one_step_lower_is_the_same_card():
+    """A hand over a 100's top edge for three frames leaves a box 8 px shorter whose top edge lies where
+    the next card of a column would: the card seen shorter, not a card laid over it (replayed hand
+    50006 with true boxes)."""
+    s = Stream()
+    hundred = card("South", Card.DISTANCE_100, 300)
+    s.show(hundred, times=5)
+    s.show(card("South", Card.DISTANCE_100, 300, 1, length=LENGTH * 0.87), times=3)
+    state = s.show(hundred, times=5)
+    assert distance(state, "South") == {100: 1} and len(state.events) == 1
+
+
+def test_a_box_across_two_strips_of_a_column_is_not_a_card():
+    """The detector boxed the seam of two strips of 50s, half a step from each, in most frames: read as
+    a 50 beside them, it was counted as another one (replayed hand 50002)."""
+    s = Stream()
+    column = [card("South", Card.DISTANCE_50, 300, k) for k in range(3)]
+    s.show(*column, times=5)
+    seam = card("South", Card.DISTANCE_50, 300, 1, dy=-COLUMN_STEP / 2, conf=0.5)
+    for _ in range(4):
+        s.show(*column, seam, times=2)
+        state = s.show(*column)
+    assert distance(state, "South") == {50: 3} and len(state.events) == 3
 
 
 def test_a_second_copy_seen_beside_the_first_counts():

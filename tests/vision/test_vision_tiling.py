@@ -35,6 +35,23 @@ def test_a_card_seen_by_two_tiles_is_counted_once_and_its_cut_part_dropped():
     assert sorted(merged.confidence.tolist()) == [0.7, 0.9]
 
 
+def test_a_second_weaker_box_on_a_strip_goes_even_when_it_is_the_larger():
+    # seen on replayed hands: a column's strip boxed twice, the weaker box taller and askew; read as a
+    # second copy of the card, it was counted as a phantom play
+    strip = Detections(card(571, 392, w=41, h=20)[None], np.array([0.85]), np.array([0]))
+    second = Detections(card(569, 396, w=40, h=27, deg=8)[None], np.array([0.43]), np.array([0]))
+    merged = merge_tiles([strip, second], iou_threshold=0.7)
+    assert merged.confidence.tolist() == [0.85]
+
+
+def test_the_touching_strips_of_a_column_are_all_kept():
+    # a column's strips are ~15 px high and one column step (~14 px) apart: their boxes touch
+    strips = [Detections(card(600, 280 + 14 * k, w=36, h=16)[None], np.array([0.9 - 0.1 * k]), np.array([0]))
+              for k in range(4)]
+    merged = merge_tiles(strips, iou_threshold=0.7)
+    assert len(merged) == 4
+
+
 class Fixed(CardDetector):
     """Finds one card at the same place of every tile it is given."""
 

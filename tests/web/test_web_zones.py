@@ -298,3 +298,36 @@ def test_saved_zones_are_used_again_after_a_restart_unless_layout_is_given(seque
     finally:
         with_file.stop()
     assert saved_documents(db)["layout:table"]["layout"] == layout_of(ZONES).to_json()
+
+
+def saved_zones(store: GameStore, size: tuple[int, int]) -> Any:
+    """TableZones as ``borne run`` makes it when ZONES were saved on a picture of ``size``."""
+    from borne.commands.run import TableZones
+    from vision.layout import TableLayout
+
+    pipeline = SimpleNamespace(layout=layout_of(ZONES))
+    return TableZones(store, pipeline, threading.Lock(), table="kitchen", base=None, base_origin=LayoutOrigin.DEFAULT,
+                      origin=LayoutOrigin.SAVED, saved=True, frame_size=None, saved_size=size), TableLayout
+
+
+def test_saved_zones_follow_the_camera_to_another_resolution_of_the_same_shape() -> None:
+    with GameStore(":memory:") as store:
+        zones, _ = saved_zones(store, (1280, 720))
+        zones.saw_frame(640, 360)
+        view = zones.zones()
+        assert view.origin is LayoutOrigin.SAVED and view.frame_size == (640, 360)
+        drawn = layout_of(ZONES)
+        for now, then in zip(zones.pipeline.layout.sides, drawn.sides, strict=True):
+            assert np.allclose(now.zone, then.zone / 2) and now.up == then.up
+        zones.saw_frame(1280, 720)  # back to the size they were drawn on: exactly as drawn
+        assert zones.pipeline.layout.to_json() == drawn.to_json()
+
+
+def test_saved_zones_of_a_picture_of_another_shape_give_way_to_the_default_zones() -> None:
+    with GameStore(":memory:") as store:
+        zones, TableLayout = saved_zones(store, (1280, 720))
+        zones.saw_frame(640, 480)  # 4:3 now: the camera sees another part of the table
+        view = zones.zones()
+        assert view.origin is LayoutOrigin.DEFAULT and view.saved  # still kept, for the person to look at
+        assert zones.pipeline.layout.to_json() == view.default
+        assert view.default["sides"][1]["zone"][2] == [640.0, 480.0]
