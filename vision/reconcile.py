@@ -38,6 +38,15 @@ WHOLE_SHARE = 0.93
 """A box at least this share of the longest one a nearby card was seen with shows a whole card (a box
 cut short by a hand over a card, 50 of 64 px, does not)."""
 
+CAMERA_SHIFT_CARDS = 4
+"""The camera's shift in a frame is followed when it brings at least this many cards seen (and two more
+than no shift does) within 5 % of a card's length of a known card of their id; shifts under 3 % are
+left to the matching."""
+CAMERA_SHIFT_SHARE = 0.6
+"""…and this share of all the cards seen: the camera moves them all (a hand moving some does not)."""
+CAMERA_SHIFT_MAX = 0.2
+"""The largest shift looked for in one frame, as a share of a card's length (under a column's step)."""
+
 EXTENSION_AT = min(GOALS)
 """In a 700-km hand, the side that reaches exactly this may call the extension to 1,000."""
 
@@ -60,6 +69,10 @@ class ReconcileSettings:
     card's length are the same card. It must stay under the step of an overlapping column
     (20–30 mm of an 87 mm card); raising it merges a new card in a column into the one above it,
     lowering it makes a card nudged a little count twice (see :attr:`moved_card_radius`)."""
+    place_smoothing: float = 0.5
+    """Each frame a counted card's known place moves this share of the way to where it was seen: one
+    frame's odd box (a hand's edge over it, the camera shaking) moves it half way only, and a card that
+    really moved is followed within a few frames."""
     moved_card_radius: float = 0.8
     """A newly confirmed card lying within this share of a card's length of a counted card of the
     same id that has not been seen since, is that card moved (knocked askew), not a new one,
@@ -78,6 +91,8 @@ class ReconcileSettings:
             )
         if not 0 < self.same_card_radius < self.moved_card_radius:
             raise ValueError("same_card_radius must be above 0 and below moved_card_radius")
+        if not 0 < self.place_smoothing <= 1:
+            raise ValueError(f"place_smoothing must be above 0 and at most 1, not {self.place_smoothing}")
         if self.draw_pile_frames < 1:
             raise ValueError(f"draw_pile_frames must be at least 1, not {self.draw_pile_frames}")
 
@@ -427,6 +442,7 @@ class HandTracker:
         length = self._card_length or 80.0
         same = s.same_card_radius * length
         seen = [o for o in frame.cards if o.confidence >= s.minimum_confidence]
+        self._follow_the_camera(seen, length)
         for key in sorted({(o.side, o.card.value) for o in seen}):
             side, card = key[0], Card(key[1])
             obs = [o for o in seen if o.side == side and o.card is card]
@@ -435,7 +451,7 @@ class HandTracker:
             extra = len(obs) > sum(1 for sl in self._slots if sl.side == side and sl.card is card)
             left = _match(points, [sl.anchor for sl in slots], same)  # type: ignore[misc]
             for i, j in left.pairs:
-                slots[j].anchor = points[i]
+                slots[j].anchor = slots[j].anchor + s.place_smoothing * (points[i] - slots[j].anchor)
                 slots[j].last_seen = frame.index
                 slots[j].longest = max(slots[j].longest, obs[i].length or 0.0)
             in_sight = {id(slots[j]) for _, j in left.pairs}
@@ -468,6 +484,49 @@ class HandTracker:
                 still.append(c)
         self._candidates = still
         return self.state()
+
+    def _follow_the_camera(self, seen: list[Observation], length: float) -> None:
+        """Shift every known place by the whole table's shift in this frame, when the camera moved.
+
+        A camera knocked or shaking moves every card at once, by up to half a column step; matched card
+        by card, a column's cards then slide one place along and its last card looks new. The shift is
+        the one that brings the most cards seen onto a known card of their id and side (a vote over the
+        offsets between them), taken when it brings clearly more than no shift does, and cards of more
+        than one id.
+        """
+        known = [(sl.side, sl.card, sl.anchor) for sl in self._slots if sl.anchor is not None]
+        if len(seen) < CAMERA_SHIFT_CARDS or len(known) < CAMERA_SHIFT_CARDS:
+            return
+        points = np.asarray([o.anchor for o in seen], dtype=np.float64)
+        places = np.asarray([a for _, _, a in known], dtype=np.float64)
+        same_id = np.array([[(o.side, o.card) == (side, card) for side, card, _ in known] for o in seen])
+        offsets = points[:, None, :] - places[None, :, :]  # (seen, known, 2)
+        near = same_id & (np.linalg.norm(offsets, axis=2) <= CAMERA_SHIFT_MAX * length)
+        tries = offsets[near]
+        if len(tries) == 0:
+            return
+        close = 0.05 * length
+        # residual of each card seen to each known card of its id, under each tried shift
+        residual = np.linalg.norm(offsets[None, :, :, :] - tries[:, None, None, :], axis=3)
+        residual = np.where(same_id[None], residual, np.inf)
+        landed = residual.min(axis=2) <= close  # (tries, seen)
+        votes = landed.sum(axis=1)
+        best = int(votes.argmax())
+        still = int((np.where(same_id, np.linalg.norm(offsets, axis=2), np.inf).min(axis=1) <= close).sum())
+        if votes[best] < max(CAMERA_SHIFT_CARDS, still + 2, CAMERA_SHIFT_SHARE * len(seen)):
+            return
+        nearest = residual[best].argmin(axis=1)
+        inliers = np.flatnonzero(landed[best])
+        if len({(seen[i].side, seen[i].card) for i in inliers}) < 2:
+            return  # one column of one id shifted by a step lands on itself: the whole table moves together
+        shift = (points[inliers] - places[nearest[inliers]]).mean(axis=0)
+        if float(np.linalg.norm(shift)) < 0.03 * length:
+            return
+        for sl in self._slots:
+            if sl.anchor is not None:
+                sl.anchor = sl.anchor + shift
+        for c in self._candidates:
+            c.anchor = c.anchor + shift
 
     def end_of_source(self) -> HandState:
         """The source ended: cards seen without a gap since they appeared, often enough, count now."""

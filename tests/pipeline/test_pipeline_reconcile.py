@@ -158,6 +158,23 @@ def test_a_box_across_two_strips_of_a_column_is_not_a_card():
     assert distance(state, "South") == {50: 3} and len(state.events) == 3
 
 
+def test_a_camera_shaking_by_half_a_column_step_adds_no_card():
+    """The whole table moves by ~half a column step for a few frames now and then (the data engine's camera
+    shakes; replayed hand 60018 counted a fifth 100 so): matched card by card, the column's cards slid
+    one place along and its last card looked new."""
+    s = Stream()
+    column = [card("South", Card.DISTANCE_100, 300, k) for k in range(4)]
+    others = [card("South", Card.DISTANCE_25, 450), card("South", Card.ROLL, 600), card("North", Card.DISTANCE_50, 300)]
+    table = column + others
+    s.show(*table, times=5)
+    for dy in (0.55 * COLUMN_STEP, -0.5 * COLUMN_STEP, 0.6 * COLUMN_STEP):
+        shaken = [Observation(o.side, o.card, o.sideways, (o.anchor[0] + 2.0, o.anchor[1] + dy), o.confidence, o.length)
+                  for o in table]
+        s.show(*shaken, times=3)
+        state = s.show(*table, times=2)
+    assert distance(state, "South") == {25: 1, 100: 4} and len(state.events) == 6
+
+
 def test_a_second_copy_seen_beside_the_first_counts():
     s = Stream()
     s.show(card("South", Card.DISTANCE_100, 300), times=5)
