@@ -20,8 +20,8 @@ import time
 from pathlib import Path
 
 import numpy as np
-
 from bench_recogniser import measure
+
 from datasets.art_retro import render_retro_face
 from scoring.cards import Card
 

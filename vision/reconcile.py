@@ -80,6 +80,11 @@ class ReconcileSettings:
     minimum_frames_at_end: int = 2
     """When the source ends, a card seen in every frame since it appeared counts after this many
     (a recording that stops right after the last card was laid leaves no time for the full vote)."""
+    doubt_seen_under: int = 10
+    doubt_unseen_frames: int = 50
+    """A counted card seen in fewer than ``doubt_seen_under`` frames after its vote and in none of the last
+    ``doubt_unseen_frames`` is flagged for a person (a phantom of a few frames' odd boxes looks so;
+    a card on the table is seen again and again, in a column as a strip)."""
     draw_pile_frames: int = 5
     """The draw pile is believed gone (or back) after this many frames in a row that say so."""
 
@@ -184,13 +189,16 @@ def top_edge_anchor(corners: NDArray[np.float64], up: tuple[float, float] | None
 
 
 class FlagReason(Enum):
-    """Why a card seen consistently was not counted."""
+    """Why a card seen consistently was not counted, or why a counted one is in doubt."""
 
     PAST_GOAL = "past_goal"
     THIRD_200 = "third_200"
     DECK_COUNT = "deck_count"
     SAFETY_TWICE = "safety_twice"
     AFTER_TRIP = "after_trip"
+    SELDOM_SEEN = "seldom_seen"
+    """Counted, then gone: seen in a few frames only and not for a long while since (a card lies on the
+    table for the rest of the hand). The card stays counted; a person should check it."""
 
 
 @dataclass(frozen=True)
@@ -225,7 +233,8 @@ class PlayEvent:
 
 @dataclass(frozen=True)
 class Flag:
-    """Evidence a person should look at: a card seen consistently that would break a rule."""
+    """Evidence a person should look at: a card seen consistently that would break a rule, or a
+    counted card that was hardly seen."""
 
     frame: int
     time: float
@@ -328,6 +337,10 @@ class _Slot:
     confidence: float
     longest: float = 0.0
     """The longest box side it was seen with, in pixels (0: not known): the card seen whole."""
+    seen: int = 0
+    """Frames in which it was seen since it was counted."""
+    doubted: bool = False
+    """A :attr:`FlagReason.SELDOM_SEEN` flag was raised for it."""
 
 
 @dataclass
@@ -397,7 +410,8 @@ class HandTracker:
             "slots": [{"side": sl.side, "card": sl.card.value,
                        "anchor": [float(v) for v in sl.anchor] if sl.anchor is not None else None,
                        "sideways": sl.sideways, "arrived": sl.arrived, "last_seen": sl.last_seen,
-                       "counted": sl.counted, "confidence": sl.confidence, "longest": sl.longest}
+                       "counted": sl.counted, "confidence": sl.confidence, "longest": sl.longest,
+                       "seen": sl.seen, "doubted": sl.doubted}
                       for sl in self._slots],
             "events": [e.to_state() for e in self._events],
             "flags": [f.to_state() for f in self._flags],
@@ -416,7 +430,8 @@ class HandTracker:
             _Slot(s["side"], Card(s["card"]),
                   np.asarray(s["anchor"], dtype=np.float64) if s["anchor"] is not None else None,
                   bool(s["sideways"]), int(s["arrived"]), int(s["last_seen"]), bool(s["counted"]),
-                  float(s["confidence"]), float(s.get("longest", 0.0)))
+                  float(s["confidence"]), float(s.get("longest", 0.0)), int(s.get("seen", 0)),
+                  bool(s.get("doubted", False)))
             for s in d["slots"]
         ]
         t._events = [PlayEvent.from_state(e) for e in d["events"]]
@@ -454,6 +469,7 @@ class HandTracker:
                 slots[j].anchor = slots[j].anchor + s.place_smoothing * (points[i] - slots[j].anchor)
                 slots[j].last_seen = frame.index
                 slots[j].longest = max(slots[j].longest, obs[i].length or 0.0)
+                slots[j].seen += 1
             in_sight = {id(slots[j]) for _, j in left.pairs}
             cands = [c for c in self._candidates if c.side == side and c.card is card]
             free = left.unmatched
@@ -483,7 +499,25 @@ class HandTracker:
             elif c.hits[-1] >= window_start:
                 still.append(c)
         self._candidates = still
+        self._doubt_the_unseen(frame)
         return self.state()
+
+    def _doubt_the_unseen(self, frame: FrameObservations) -> None:
+        """Flag counted cards seen in a few frames only and not for a long while since (see
+        :attr:`FlagReason.SELDOM_SEEN`); a card covered whole by the next one laid over it is not doubted."""
+        s = self.settings
+        for sl in self._slots:
+            if (not sl.counted or sl.doubted or sl.anchor is None or not (sl.card.is_distance or sl.card.is_safety)
+                    or sl.seen >= s.doubt_seen_under or frame.index - sl.last_seen < s.doubt_unseen_frames):
+                continue
+            if any(o is not sl and o.side == sl.side and o.counted and o.anchor is not None and o.arrived > sl.arrived
+                   and self._column_step(sl.side, o.anchor - sl.anchor) for o in self._slots):
+                continue
+            sl.doubted = True
+            self._flags.append(Flag(frame.index, frame.time, sl.side, sl.card, FlagReason.SELDOM_SEEN,
+                                    f"the {sl.card.title} counted for {sl.side} at frame {sl.arrived} was seen in "
+                                    f"{sl.seen + s.minimum_frames_seen} frames only, none since frame {sl.last_seen}: "
+                                    "is it on the table?"))
 
     def _follow_the_camera(self, seen: list[Observation], length: float) -> None:
         """Shift every known place by the whole table's shift in this frame, when the camera moved.
@@ -738,6 +772,8 @@ class HandTracker:
             for sl in self._slots:
                 if sl.side == name and sl.card.is_safety and sl.counted:
                     sl.sideways = record.side(name).safeties.get(sl.card) is SafetyPlay.COUP_FOURRE
+        for sl in self._slots:
+            sl.doubted = True  # the person's counts are not doubted again
         counted = {(sl.side, sl.card, sl.arrived) for sl in self._slots if sl.counted}
         self._events = [e for e in self._events if (e.side, e.card, e.frame) in counted]
         self._candidates.clear()

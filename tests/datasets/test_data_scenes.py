@@ -93,7 +93,7 @@ def test_same_seed_writes_the_same_files(tmp_path):
 def test_random_faces_use_card_classes(tmp_path):
     generate_scenes(tmp_path, count=2, seed=1, spec=SceneSpec(width=320, height=240, random_faces=0.5), progress=False)
     assert "card_face_up" in (tmp_path / "dataset.yaml").read_text()
-    classes = {l.split()[0] for n in range(2) for l in (tmp_path / "labels" / f"{n:06d}.txt").read_text().splitlines()}
+    classes = {line.split()[0] for n in range(2) for line in (tmp_path / "labels" / f"{n:06d}.txt").read_text().splitlines()}
     assert classes <= {"0", "1"}
 
 

@@ -175,6 +175,32 @@ def test_a_camera_shaking_by_half_a_column_step_adds_no_card():
     assert distance(state, "South") == {25: 1, 100: 4} and len(state.events) == 6
 
 
+def test_a_counted_card_hardly_seen_and_gone_is_flagged_for_a_person():
+    """A phantom is counted from a few frames of odd boxes and never seen again; a card on the table is
+    seen again and again. The hardly seen one stays counted, with a flag for a person to check."""
+    s = Stream()
+    table = [card("North", Card.DISTANCE_100, 100), card("South", Card.DISTANCE_50, 300)]
+    s.show(*table, times=5)
+    s.show(*table, card("North", Card.DISTANCE_75, 200), times=4)  # counted after 3, seen in 4
+    state = s.show(*table, times=49)
+    assert state.flags == () and distance(state, "North") == {75: 1, 100: 1}
+    state = s.show(*table)
+    (flag,) = state.flags
+    assert (flag.reason, flag.side, flag.card) == (FlagReason.SELDOM_SEEN, "North", Card.DISTANCE_75)
+    assert "frame 5" in flag.message and distance(state, "North") == {75: 1, 100: 1}
+    assert s.show(*table, times=20).flags == (flag,)  # once
+
+
+def test_cards_seen_for_a_while_then_covered_or_laid_over_are_not_doubted():
+    s = Stream()
+    column = [card("South", Card.DISTANCE_25, 300, k) for k in range(3)]
+    s.show(column[0], times=20)
+    s.show(column[0], column[1], times=5)  # the second 25: seen in 5 frames, then the third hides it
+    s.show(column[0], column[2], times=20)
+    state = s.show(times=80)  # a forearm over the whole side for 8 s
+    assert state.flags == () and distance(state, "South") == {25: 3}
+
+
 def test_a_second_copy_seen_beside_the_first_counts():
     s = Stream()
     s.show(card("South", Card.DISTANCE_100, 300), times=5)
