@@ -126,7 +126,8 @@ class FaceRecogniser:
         return self.mlp.probabilities(face_features(crops))[:, : len(self.classes)]
 
     def read(self, image: NDArray[np.uint8], boxes: list[NDArray[np.floating]]) -> list[Reading]:
-        """Read each box of a BGR frame, trying its four turns and keeping the surest."""
+        """Read each box of a BGR frame, trying its four turns and keeping the surest; a readable box left
+        unknown gets a second look, cut again turned by each of :attr:`second_look_degrees`."""
         readable = [i for i, box in enumerate(boxes) if _aspect(box) >= MIN_READABLE_ASPECT]
         out = [Reading(None, 0.0) for _ in boxes]
         if not readable:

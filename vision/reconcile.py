@@ -337,6 +337,8 @@ class _Slot:
     confidence: float
     longest: float = 0.0
     """The longest box side it was seen with, in pixels (0: not known): the card seen whole."""
+    votes: int = 0
+    """Frames in which it was seen before it was counted."""
     seen: int = 0
     """Frames in which it was seen since it was counted."""
     doubted: bool = False
@@ -411,7 +413,7 @@ class HandTracker:
                        "anchor": [float(v) for v in sl.anchor] if sl.anchor is not None else None,
                        "sideways": sl.sideways, "arrived": sl.arrived, "last_seen": sl.last_seen,
                        "counted": sl.counted, "confidence": sl.confidence, "longest": sl.longest,
-                       "seen": sl.seen, "doubted": sl.doubted}
+                       "votes": sl.votes, "seen": sl.seen, "doubted": sl.doubted}
                       for sl in self._slots],
             "events": [e.to_state() for e in self._events],
             "flags": [f.to_state() for f in self._flags],
@@ -430,8 +432,8 @@ class HandTracker:
             _Slot(s["side"], Card(s["card"]),
                   np.asarray(s["anchor"], dtype=np.float64) if s["anchor"] is not None else None,
                   bool(s["sideways"]), int(s["arrived"]), int(s["last_seen"]), bool(s["counted"]),
-                  float(s["confidence"]), float(s.get("longest", 0.0)), int(s.get("seen", 0)),
-                  bool(s.get("doubted", False)))
+                  float(s["confidence"]), float(s.get("longest", 0.0)), int(s.get("votes", 0)),
+                  int(s.get("seen", 0)), bool(s.get("doubted", False)))
             for s in d["slots"]
         ]
         t._events = [PlayEvent.from_state(e) for e in d["events"]]
@@ -516,7 +518,7 @@ class HandTracker:
             sl.doubted = True
             self._flags.append(Flag(frame.index, frame.time, sl.side, sl.card, FlagReason.SELDOM_SEEN,
                                     f"the {sl.card.title} counted for {sl.side} at frame {sl.arrived} was seen in "
-                                    f"{sl.seen + s.minimum_frames_seen} frames only, none since frame {sl.last_seen}: "
+                                    f"{sl.votes + sl.seen} frames only, none since frame {sl.last_seen}: "
                                     "is it on the table?"))
 
     def _follow_the_camera(self, seen: list[Observation], length: float) -> None:
@@ -600,7 +602,7 @@ class HandTracker:
             return
         problem = self._rule_broken(c.side, c.card, c.first_frame)
         slot = _Slot(c.side, c.card, c.anchor, sideways, c.first_frame, frame.index, problem is None, confidence,
-                     c.longest)
+                     c.longest, len(c.hits))
         self._slots.append(slot)
         if problem is not None:
             reason, message = problem

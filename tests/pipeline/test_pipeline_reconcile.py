@@ -187,7 +187,7 @@ def test_a_counted_card_hardly_seen_and_gone_is_flagged_for_a_person():
     state = s.show(*table)
     (flag,) = state.flags
     assert (flag.reason, flag.side, flag.card) == (FlagReason.SELDOM_SEEN, "North", Card.DISTANCE_75)
-    assert "frame 5" in flag.message and distance(state, "North") == {75: 1, 100: 1}
+    assert "at frame 5 was seen in 4 frames only" in flag.message and distance(state, "North") == {75: 1, 100: 1}
     assert s.show(*table, times=20).flags == (flag,)  # once
 
 
