@@ -144,7 +144,6 @@ class FrameObservations:
 def observations_from_census(census: TableCensus, layout: TableLayout, *, index: int, time: float) -> FrameObservations:
     """The tracker's view of one frame's census: each readable card's id, side, anchor and sideways."""
     cards: list[Observation] = []
-    longest: list[float] = []
     lengths: list[float] = []
     ups: list[tuple[str, tuple[float, float] | None]] = []
     for side in census.sides:
@@ -163,11 +162,10 @@ def observations_from_census(census: TableCensus, layout: TableLayout, *, index:
                 continue
             cards.append(Observation(side.side, s.card, placed.sideways, top_edge_anchor(corners, up_vec), float(s.confidence),
                                      float(edges.max())))
-            longest.append(float(edges.max()))
     # full cards show their long side; strips of a column show the short one: the upper quantile is a full card
     length = float(np.percentile(lengths, 90)) if lengths else None
     if length is not None:
-        cards = [o for o, side_px in zip(cards, longest, strict=True) if side_px >= FRAGMENT_SHARE * length]
+        cards = [o for o in cards if o.length is None or o.length >= FRAGMENT_SHARE * length]
     return FrameObservations(index, time, tuple(cards), census.draw_pile, length, tuple(ups))
 
 
@@ -457,7 +455,7 @@ class HandTracker:
         self._ups.update(dict(frame.up))
         self._update_draw_pile(frame.draw_pile)
         length = self._card_length or 80.0
-        same = s.same_card_radius * length
+        same = self._same_card_px()
         seen = [o for o in frame.cards if o.confidence >= s.minimum_confidence]
         self._follow_the_camera(seen, length)
         for key in sorted({(o.side, o.card.value) for o in seen}):
@@ -635,7 +633,7 @@ class HandTracker:
         """The counted card of its id this candidate lies on, seen together with it: a second box the
         detector put across that card's strip (two copies of a card are a column step apart, more than
         :attr:`ReconcileSettings.same_card_radius`)."""
-        same = self.settings.same_card_radius * (self._card_length or 80.0)
+        same = self._same_card_px()
         return next((sl for sl in self._slots if sl.side == c.side and sl.card is c.card and sl.anchor is not None
                      and id(sl) in c.beside and float(np.linalg.norm(c.anchor - sl.anchor)) <= same), None)
 
@@ -660,6 +658,10 @@ class HandTracker:
         dist, nearest = min(((float(np.linalg.norm(c.anchor - sl.anchor)), sl) for sl in stale), key=lambda t: t[0])
         return nearest if dist <= self.settings.moved_card_radius * length else None
 
+    def _same_card_px(self) -> float:
+        """:attr:`ReconcileSettings.same_card_radius` in pixels, at the card length seen lately."""
+        return self.settings.same_card_radius * (self._card_length or 80.0)
+
     def _laid_over(self, c: _Candidate, sl: _Slot) -> bool:
         """Whether the candidate is a whole card one column step past ``sl``, which still lies at its own
         place: a card laid over it (hiding it nearly whole), not ``sl`` found again. A box cut short by
@@ -670,7 +672,7 @@ class HandTracker:
             return False
         if sl.longest and c.longest < WHOLE_SHARE * sl.longest:
             return False
-        same = self.settings.same_card_radius * (self._card_length or 80.0)
+        same = self._same_card_px()
         return not any(o is not sl and o.side == sl.side and o.anchor is not None
                        and float(np.linalg.norm(o.anchor - sl.anchor)) <= same for o in self._slots)
 
