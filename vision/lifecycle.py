@@ -17,7 +17,7 @@ from enum import Enum
 from typing import Any
 
 from scoring.hand import EXTENDED_GOAL, HandRecord
-from vision.reconcile import FrameObservations, HandState, HandTracker, PlayEvent, ReconcileSettings
+from vision.reconcile import Flag, FrameObservations, HandState, HandTracker, PlayEvent, ReconcileSettings
 
 
 class Phase(Enum):
@@ -64,6 +64,8 @@ class PendingHand:
     events: tuple[PlayEvent, ...]
     final: bool = False
     corrected: bool = False
+    flags: tuple[Flag, ...] = ()
+    """The flags open when the hand ended (a person's correction settles them)."""
 
 
 @dataclass(frozen=True)
@@ -109,7 +111,8 @@ class HandLifecycle:
             "tracker": self.tracker.to_state() if self.tracker is not None else None,
             "pending": None if p is None else {
                 "number": p.number, "record": p.record.to_json(), "termination": p.termination.value,
-                "events": [e.to_state() for e in p.events], "corrected": p.corrected},
+                "events": [e.to_state() for e in p.events], "corrected": p.corrected,
+                "flags": [f.to_state() for f in p.flags]},
             "seen_events": self._seen_events, "seen_flags": self._seen_flags, "frames": self._frames,
         }
 
@@ -129,7 +132,8 @@ class HandLifecycle:
         p = d["pending"]
         if p is not None:
             lc.pending = PendingHand(int(p["number"]), HandRecord.from_json(p["record"]), Termination(p["termination"]),
-                                     tuple(PlayEvent.from_state(e) for e in p["events"]), corrected=bool(p["corrected"]))
+                                     tuple(PlayEvent.from_state(e) for e in p["events"]), corrected=bool(p["corrected"]),
+                                     flags=tuple(Flag.from_state(f) for f in p.get("flags", ())))
         lc._seen_events, lc._seen_flags = int(d["seen_events"]), int(d["seen_flags"])
         lc._frames = max(1, int(d["frames"]))
         return lc
@@ -191,6 +195,8 @@ class HandLifecycle:
         if self.pending is not None:
             self.pending = PendingHand(self.pending.number, record, self.pending.termination, self.pending.events,
                                        corrected=True)
+            if self.tracker is not None:
+                self.tracker.correct(record)  # the display shows the person's counts, its flags settled
         elif self.tracker is not None:
             self.tracker.correct(record)
             self._seen_flags = 0
@@ -246,8 +252,11 @@ class HandLifecycle:
     def _finish_at(self, frame_index: int, how: Termination, out: list[LifecycleEvent]) -> None:
         assert self.tracker is not None
         state = self.tracker.state()
+        if how in (Termination.TABLE_CLEARED, Termination.SOURCE_ENDED):
+            state = self.tracker.flag_unfinished()
+            self._report_at(frame_index, state, out)
         record = state.record(draw_pile_empty_at_finish=not state.draw_pile)
-        self.pending = PendingHand(self.hand_number, record, how, state.events)
+        self.pending = PendingHand(self.hand_number, record, how, state.events, flags=state.flags)
         self.phase = Phase.FINISHED
         out.append(LifecycleEvent("hand_pending", frame_index, self.hand_number, pending=self.pending))
 

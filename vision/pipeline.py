@@ -104,7 +104,8 @@ class Pipeline:
             # the table was cleared after the last hand: report that hand, not the empty new one
             last = finished[-1]
             return {"sides": [s.to_json() for s in last.record.sides], "draw_pile": state.draw_pile,
-                    "events": [e.to_json() for e in last.events], "flags": [], "hand": last.record.to_json()}
+                    "events": [e.to_json() for e in last.events], "flags": [f.to_json() for f in last.flags],
+                    "hand": last.record.to_json()}
         if state is None:
             sides = [{"side": s.side, "distance": {"25": 0, "50": 0, "75": 0, "100": 0, "200": 0}, "safeties": {}}
                      for s in self.layout.sides]

@@ -51,6 +51,10 @@ EXTENSION_AT = min(GOALS)
 """In a 700-km hand, the side that reaches exactly this may call the extension to 1,000."""
 
 
+COLUMN_STEPS_HIDDEN = 4
+"""A hand laying a card at the foot of a column of small cards can hide this many of the column's cards."""
+
+
 @dataclass(frozen=True)
 class ReconcileSettings:
     """How much evidence the tracker wants before it believes a card was played."""
@@ -62,6 +66,10 @@ class ReconcileSettings:
     vote_window_frames: int = 5
     """The frames the vote looks back over. Wider tolerates a card hidden now and then while it
     settles (a hand still over it); narrower forgets a half-seen card sooner."""
+    minimum_evidence: float = 2.0
+    """…and once the confidences of those sightings add up to this much: three sure sightings count, a card
+    read doubtfully (a hand's edge or an arm over it, a box cut askew) needs four or five in the window.
+    Raising it delays doubtful cards; lowering it lets a few frames of odd, doubtful boxes count."""
     minimum_confidence: float = 0.3
     """Sightings less sure than this (detector times recogniser) do not vote at all."""
     same_card_radius: float = 0.18
@@ -76,7 +84,7 @@ class ReconcileSettings:
     moved_card_radius: float = 0.8
     """A newly confirmed card lying within this share of a card's length of a counted card of the
     same id that has not been seen since, is that card moved (knocked askew), not a new one,
-    unless it lies exactly one column step below it."""
+    unless it lies further down the card's column (the next cards laid over it, see :data:`COLUMN_STEPS_HIDDEN`)."""
     minimum_frames_at_end: int = 2
     """When the source ends, a card seen in every frame since it appeared counts after this many
     (a recording that stops right after the last card was laid leaves no time for the full vote)."""
@@ -94,6 +102,9 @@ class ReconcileSettings:
                 f"minimum_frames_seen must be 1 to vote_window_frames ({self.vote_window_frames}), "
                 f"not {self.minimum_frames_seen}"
             )
+        if not 0 <= self.minimum_evidence <= self.vote_window_frames:
+            raise ValueError(f"minimum_evidence must be 0 to vote_window_frames ({self.vote_window_frames}), "
+                             f"not {self.minimum_evidence}")
         if not 0 < self.same_card_radius < self.moved_card_radius:
             raise ValueError("same_card_radius must be above 0 and below moved_card_radius")
         if not 0 < self.place_smoothing <= 1:
@@ -197,6 +208,10 @@ class FlagReason(Enum):
     SELDOM_SEEN = "seldom_seen"
     """Counted, then gone: seen in a few frames only and not for a long while since (a card lies on the
     table for the rest of the hand). The card stays counted; a person should check it."""
+    UNFINISHED = "unfinished"
+    """The hand ended (the table cleared, the source stopped) with cards left in the draw pile and no
+    side at the goal: a hand is played until one side completes the trip or the draw pile is gone,
+    so a card was probably missed (or the hand abandoned). Of the whole hand: no side, no card."""
 
 
 @dataclass(frozen=True)
@@ -236,21 +251,23 @@ class Flag:
 
     frame: int
     time: float
-    side: str
-    card: Card
+    side: str | None
+    """``None`` for a flag of the whole hand (:attr:`FlagReason.UNFINISHED`)."""
+    card: Card | None
     reason: FlagReason
     message: str
 
     def to_json(self) -> dict[str, Any]:
-        return {"frame": self.frame, "side": self.side, "card": self.card.value, "reason": self.reason.value,
-                "message": self.message}
+        return {"frame": self.frame, "side": self.side, "card": self.card.value if self.card is not None else None,
+                "reason": self.reason.value, "message": self.message}
 
     def to_state(self) -> dict[str, Any]:
         return {**self.to_json(), "time": self.time}
 
     @classmethod
     def from_state(cls, d: dict[str, Any]) -> Flag:
-        return cls(int(d["frame"]), float(d["time"]), d["side"], Card(d["card"]), FlagReason(d["reason"]), d["message"])
+        return cls(int(d["frame"]), float(d["time"]), d["side"], Card(d["card"]) if d["card"] is not None else None,
+                   FlagReason(d["reason"]), d["message"])
 
 
 @dataclass(frozen=True)
@@ -465,6 +482,7 @@ class HandTracker:
             slots = [sl for sl in self._slots if sl.side == side and sl.card is card and sl.anchor is not None]
             extra = len(obs) > sum(1 for sl in self._slots if sl.side == side and sl.card is card)
             left = _match(points, [sl.anchor for sl in slots], same)  # type: ignore[misc]
+            left = self._not_laid_over(left, obs, slots)
             for i, j in left.pairs:
                 slots[j].anchor = slots[j].anchor + s.place_smoothing * (points[i] - slots[j].anchor)
                 slots[j].last_seen = frame.index
@@ -493,14 +511,25 @@ class HandTracker:
         window_start = frame.index - s.vote_window_frames + 1
         still: list[_Candidate] = []
         for c in sorted(self._candidates, key=lambda c: (c.first_frame, c.side, c.card.value)):
-            votes = sum(1 for h in c.hits if h >= window_start)
-            if votes >= s.minimum_frames_seen:
+            votes = [conf for h, conf in zip(c.hits, c.confidences) if h >= window_start]
+            if len(votes) >= s.minimum_frames_seen and sum(votes) >= s.minimum_evidence:
                 self._decide(c, frame)
             elif c.hits[-1] >= window_start:
                 still.append(c)
         self._candidates = still
         self._doubt_the_unseen(frame)
         return self.state()
+
+    def _not_laid_over(self, m: _Matching, obs: list[Observation], slots: list[_Slot]) -> _Matching:
+        """The matching without the pairs in which a whole card lies a column step past the counted card:
+        the next card of a tight column laid over it (the counted card now shows as a strip, often
+        too faintly to be matched), which must not pull the counted card's place onto itself."""
+        apart = [(i, j) for i, j in m.pairs
+                 if slots[j].longest and (obs[i].length or 0.0) >= WHOLE_SHARE * slots[j].longest
+                 and self._column_step(obs[i].side, np.asarray(obs[i].anchor, dtype=np.float64) - slots[j].anchor)]
+        if not apart:
+            return m
+        return _Matching([p for p in m.pairs if p not in apart], sorted(m.unmatched + [i for i, _ in apart]))
 
     def _doubt_the_unseen(self, frame: FrameObservations) -> None:
         """Flag counted cards seen in a few frames only and not for a long while since (see
@@ -573,6 +602,23 @@ class HandTracker:
             self._candidates.clear()
         return self.state()
 
+    def flag_unfinished(self) -> HandState:
+        """The hand is over though no side reached the goal and the draw pile is still there: flag it
+        (see :attr:`FlagReason.UNFINISHED`). Nothing happens when a side is at the goal, the draw pile
+        is gone, or no scoring card was counted (a table cleared before anyone played)."""
+        state = self.state()
+        plays = any(sum(s.distance.values()) or s.safeties for s in state.sides)
+        if state.completer is not None or not state.draw_pile or not plays:
+            return state
+        last = self.last_frame
+        leader = max(state.sides, key=lambda s: s.km)
+        self._flags.append(Flag(
+            last.index if last is not None else 0, last.time if last is not None else 0.0, None, None,
+            FlagReason.UNFINISHED,
+            f"the hand ended with cards left to draw and no side at {state.effective_goal} km "
+            f"({leader.side} has {leader.km}): was a distance card missed?"))
+        return self.state()
+
     def _update_draw_pile(self, seen: bool) -> None:
         if seen == self._pile_seen:
             self._pile_streak = 0
@@ -624,7 +670,9 @@ class HandTracker:
                 continue
             d = c.anchor - sl.anchor
             dist = float(np.linalg.norm(d)) / length
-            plausible = c.card.is_safety or dist <= self.settings.moved_card_radius and not self._column_step(c.side, d)
+            # a card further down its column is laid over it (the hand laying it hides the column), not it moved
+            plausible = c.card.is_safety or dist <= self.settings.moved_card_radius and not self._column_step(
+                c.side, d, steps=COLUMN_STEPS_HIDDEN)
             if plausible and (best is None or dist < best[0]):
                 best = (dist, sl)
         return best[1] if best is not None else None
@@ -635,7 +683,8 @@ class HandTracker:
         :attr:`ReconcileSettings.same_card_radius`)."""
         same = self._same_card_px()
         return next((sl for sl in self._slots if sl.side == c.side and sl.card is c.card and sl.anchor is not None
-                     and id(sl) in c.beside and float(np.linalg.norm(c.anchor - sl.anchor)) <= same), None)
+                     and id(sl) in c.beside and float(np.linalg.norm(c.anchor - sl.anchor)) <= same
+                     and not self._laid_over(c, sl)), None)
 
     def _lost_track_of(self, c: _Candidate, frame: FrameObservations) -> _Slot | None:
         """The counted card this candidate is when the side shows exactly as many cards of its id as were counted.
@@ -676,8 +725,9 @@ class HandTracker:
         return not any(o is not sl and o.side == sl.side and o.anchor is not None
                        and float(np.linalg.norm(o.anchor - sl.anchor)) <= same for o in self._slots)
 
-    def _column_step(self, side: str, d: NDArray[np.float64]) -> bool:
-        """Whether ``d`` goes from one card of a column to the next one laid over it (towards the player)."""
+    def _column_step(self, side: str, d: NDArray[np.float64], *, steps: int = 1) -> bool:
+        """Whether ``d`` goes from one card of a column to the next one laid over it (towards the player),
+        or with ``steps`` above 1 to one of the next ``steps`` cards."""
         up = self._ups.get(side)
         if up is None:
             return False
@@ -685,7 +735,7 @@ class HandTracker:
         u = np.asarray(up, dtype=np.float64)
         along = float(-d @ u) / length
         across = abs(float(d[0] * u[1] - d[1] * u[0])) / length
-        return 0.12 <= along <= 0.6 and across <= 0.2
+        return 0.12 <= along <= 0.6 * steps and across <= 0.2
 
     def _rule_broken(self, side: str, card: Card, arrived: int) -> tuple[FlagReason, str] | None:
         counted = [sl for sl in self._slots if sl.counted]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from scoring.cards import Card
 from scoring.hand import HandRecord
 from vision.lifecycle import HandLifecycle, LifecycleSettings, Phase, Termination
-from vision.reconcile import FrameObservations, Observation
+from vision.reconcile import FlagReason, FrameObservations, Observation
 
 UP = (("North", (0.0, 1.0)), ("South", (0.0, -1.0)))
 
@@ -117,21 +117,52 @@ def test_a_correction_during_play_goes_to_the_tracker():
     assert t.life.state.sides[1].distance[100] == 1
 
 
-def test_the_end_of_the_source_leaves_the_hand_pending_as_it_stands():
+def test_the_end_of_the_source_leaves_the_hand_pending_as_it_stands_and_flagged_unfinished():
     t = Table()
     t.show(column("South", Card.DISTANCE_75, 200, 2), times=5)
     kinds = [e.kind for e in t.life.end_of_source(t.index - 1)]
-    assert kinds == ["hand_pending"]
+    assert kinds == ["flagged", "hand_pending"]
     assert t.life.pending.termination is Termination.SOURCE_ENDED
     assert t.life.pending.record.side("South").distance[75] == 2
+    (flag,) = t.life.pending.flags
+    assert flag.reason is FlagReason.UNFINISHED and flag.side is None and flag.card is None
+    assert "1000 km" in flag.message and "South has 150" in flag.message
+    assert flag.to_json()["card"] is None
 
 
-def test_clearing_the_table_mid_hand_ends_it():
+def test_clearing_the_table_mid_hand_ends_it_flagged_unfinished():
     t = Table()
     t.show(column("South", Card.DISTANCE_75, 200, 2), times=5)
     t.show(times=5)
     assert t.life.finished[0].termination is Termination.TABLE_CLEARED
+    assert [f.reason for f in t.life.finished[0].flags] == [FlagReason.UNFINISHED]
     assert t.life.hand_number == 2
+
+
+def test_a_hand_over_by_the_trip_or_the_empty_pile_is_not_flagged_unfinished():
+    t = Table()
+    t.show(full_trip(), times=6)
+    t.life.end_of_source(t.index - 1)
+    assert t.life.pending.termination is Termination.TRIP_COMPLETED and t.life.pending.flags == ()
+    t = Table()
+    t.show(column("South", Card.DISTANCE_75, 200, 2), times=8, draw_pile=False)
+    t.life.end_of_source(t.index - 1)
+    assert t.life.pending.termination is Termination.SOURCE_ENDED and t.life.pending.flags == ()
+    t = Table()
+    t.show(times=3)
+    t.life.end_of_source(t.index - 1)  # nobody played yet
+    assert t.life.pending.flags == ()
+
+
+def test_a_correction_of_the_pending_hand_settles_its_flags():
+    t = Table()
+    t.show(column("South", Card.DISTANCE_75, 200, 2), times=5)
+    t.life.end_of_source(t.index - 1)
+    assert t.life.state.flags
+    fixed = HandRecord.from_json({"goal": 1000, "sides": [
+        {"side": "North", "distance": {}}, {"side": "South", "distance": {"75": 2}}]})
+    t.life.correct(fixed)
+    assert t.life.pending.corrected and t.life.state.flags == ()
 
 
 def test_a_replay_that_ends_on_a_cleared_table_reports_the_last_hand():
@@ -149,3 +180,4 @@ def test_a_replay_that_ends_on_a_cleared_table_reports_the_last_hand():
     out = pipeline.replay_json()
     assert out["hand"]["sides"][0]["distance"] == {"25": 0, "50": 0, "75": 0, "100": 6, "200": 2}
     assert len(out["events"]) == 8
+    assert out["flags"] == []

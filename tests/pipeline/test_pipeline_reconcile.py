@@ -145,6 +145,63 @@ def test_a_box_cut_short_by_a_hand_one_step_lower_is_the_same_card():
     assert distance(state, "South") == {100: 1} and len(state.events) == 1
 
 
+TIGHT_STEP = 14.0
+"""A column laid tight: the next card 16 % of a card's length further, closer than two sightings of one card
+may lie (``same_card_radius``)."""
+
+
+def test_the_next_card_of_a_tight_column_laid_over_a_counted_one_counts():
+    """Replayed hand 50005 (detector boxes): the second 75 of a column lay 12 px past the first, whose
+    strip was read too faintly to vote; the first card's place followed the new whole card, and the
+    new card was counted only when the first one's strip was seen 50 frames later."""
+    s = Stream()
+    first = card("North", Card.DISTANCE_75, 100)
+    s.show(first, times=5)
+    second = card("North", Card.DISTANCE_75, 100, dy=-TIGHT_STEP)
+    faint_strip = card("North", Card.DISTANCE_75, 100, conf=0.25, length=30.0)
+    state = s.show(second, faint_strip, times=4)
+    assert distance(state, "North") == {75: 2} and [e.frame for e in state.events] == [0, 5]
+    state = s.show(second, card("North", Card.DISTANCE_75, 100, conf=0.6, length=30.0), times=10)
+    assert distance(state, "North") == {75: 2} and state.flags == ()
+
+
+def test_a_whole_card_one_tight_step_past_its_twin_seen_beside_it_is_not_a_second_box():
+    """Replayed hand 80000: the second 25 of a column, 13 px past the first and seen with the first's
+    strip beside it, was taken for a second box across the first card until the place drifted apart."""
+    s = Stream()
+    s.show(card("South", Card.DISTANCE_25, 300), times=5)
+    strip = card("South", Card.DISTANCE_25, 300, conf=0.7, length=30.0)
+    state = s.show(strip, card("South", Card.DISTANCE_25, 300, dy=TIGHT_STEP), times=3)
+    assert distance(state, "South") == {25: 2} and state.events[-1].decided_frame == 7
+
+
+def test_a_card_laid_at_the_foot_of_a_tight_column_all_hidden_is_not_the_top_card_moved():
+    """Replayed hand 50006: four 25s in a tight column, all under the hand laying a fifth at its foot;
+    the new card lay within a moved card's reach of the top card, which was taken to have moved there."""
+    s = Stream()
+    column = [card("South", Card.DISTANCE_25, 300, dy=TIGHT_STEP * k) for k in range(4)]
+    s.show(*column, times=5)
+    fifth = card("South", Card.DISTANCE_25, 300, dy=TIGHT_STEP * 4)
+    state = s.show(fifth, times=5)
+    assert distance(state, "South") == {25: 5}
+    state = s.show(*column, fifth, times=5)
+    assert distance(state, "South") == {25: 5} and len(state.events) == 5
+
+
+def test_a_card_read_doubtfully_needs_more_frames_than_a_sure_one():
+    """Replayed hand 80000: an arm reaching over a column gave three frames of boxes read as a 75 at
+    0.4–0.5 and a fourth 75 was counted; sightings vote with their confidence."""
+    s = Stream()
+    doubtful = card("North", Card.DISTANCE_75, 100, conf=0.45)
+    s.show(doubtful, times=3)
+    state = s.show(times=5)
+    assert distance(state, "North") == {}
+    state = s.show(doubtful, times=5)
+    assert distance(state, "North") == {75: 1}
+    sure = card("South", Card.DISTANCE_50, 100)
+    assert distance(s.show(sure, times=3), "South") == {50: 1}
+
+
 def test_a_box_across_two_strips_of_a_column_is_not_a_card():
     """The detector boxed the seam of two strips of 50s, half a step from each, in most frames: read as
     a 50 beside them, it was counted as another one (replayed hand 50002)."""
@@ -362,7 +419,8 @@ def test_the_draw_pile_goes_only_after_several_frames_without_it():
 
 
 @pytest.mark.parametrize("bad", [dict(minimum_frames_seen=0), dict(minimum_frames_seen=6, vote_window_frames=5),
-                                 dict(same_card_radius=0.9, moved_card_radius=0.5), dict(draw_pile_frames=0)])
+                                 dict(same_card_radius=0.9, moved_card_radius=0.5), dict(draw_pile_frames=0),
+                                 dict(minimum_evidence=6.0), dict(minimum_evidence=-1.0)])
 def test_settings_that_cannot_work_are_refused(bad):
     with pytest.raises(ValueError):
         ReconcileSettings(**bad)

@@ -688,7 +688,7 @@ function liveHand(hand) {
   });
   const flags = hand.flags.length ? el("div", { class: "flags", id: "camera-flags", role: "alert" },
     el("h4", {}, t("camera.flags")),
-    el("ul", {}, hand.flags.map((f) => el("li", {}, t("camera.flag", { side: f.side, message: f.message }))))) : null;
+    el("ul", {}, hand.flags.map((f) => el("li", {}, f.side ? t("camera.flag", { side: f.side, message: f.message }) : f.message)))) : null;
   let pendingBox = null;
   if (pending) {
     pendingBox = el("div", { class: "pending", id: "pending-hand" },
