@@ -47,6 +47,8 @@ def main() -> None:
     parser.add_argument("--height", type=int, default=720)
     parser.add_argument("--conf", type=float, default=None, help="detector confidence threshold (default: the runtime's)")
     parser.add_argument("--nms-iou", type=float, default=None, help="tile merge's rotated-NMS IoU (default: the runtime's)")
+    parser.add_argument("--tile-share", type=float, default=None,
+                        help="tile side as a share of the frame's shorter side (default: the runtime's, 1.0)")
     parser.add_argument("--duplicate-overlap", type=float, default=None,
                         help="tile merge's duplicate overlap (default: the runtime's; 1 turns it off)")
     args = parser.parse_args()
@@ -56,6 +58,8 @@ def main() -> None:
         reader.detector.iou_threshold = args.nms_iou  # type: ignore[attr-defined]
     if args.duplicate_overlap is not None:
         reader.detector.duplicate_overlap = args.duplicate_overlap  # type: ignore[attr-defined]
+    if args.tile_share is not None:
+        reader.detector.tile_share = args.tile_share  # type: ignore[attr-defined]
     if args.conf is not None:
         from vision.detector import DecodeSettings
 
@@ -78,7 +82,7 @@ def main() -> None:
         census = take_census(list(reading.sightings), layout)
         times.append(time.perf_counter() - t0)
         t0 = time.perf_counter()
-        for win in tile_windows(image.shape[1], image.shape[0]):
+        for win in tile_windows(image.shape[1], image.shape[0], tile_share=reader.detector.tile_share):  # type: ignore[attr-defined]
             base.raw(image[win.y : win.y + win.size, win.x : win.x + win.size])
         bare.append(time.perf_counter() - t0)
 

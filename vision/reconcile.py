@@ -51,6 +51,18 @@ EXTENSION_AT = min(GOALS)
 """In a 700-km hand, the side that reaches exactly this may call the extension to 1,000."""
 
 
+NOT_A_STRIP_SHARE = 0.85
+"""A box at least this share of the longest side its twin was seen with is a card, not a second box on
+the twin's strip (a strip's box is as long as a card is wide, 0.64 of its length); looser than
+:data:`WHOLE_SHARE`, as the same card's size changes across a tilted camera's picture."""
+TIGHTEST_STEP = 0.05
+"""The least step between two cards of a column, in card lengths, that the tracker tells apart. Columns
+are laid with 20–30 mm strips (0.23–0.34 of a card), but under a tilted camera the top edges of a strip's
+box and of the card laid over it were seen as little as 0.08 of a card apart (replayed hand 60013)."""
+AT_HOME_SHARE = 0.5
+"""A card seen within this share of ``same_card_radius`` of where a counted card was last seen whole is
+that card (boxes of one card seen whole lie a few pixels apart; the cards of a column laid tight lie
+about a ``same_card_radius`` apart)."""
 COLUMN_STEPS_HIDDEN = 4
 """A hand laying a card at the foot of a column of small cards can hide this many of the column's cards."""
 
@@ -358,6 +370,9 @@ class _Slot:
     """Frames in which it was seen since it was counted."""
     doubted: bool = False
     """A :attr:`FlagReason.SELDOM_SEEN` flag was raised for it."""
+    home: NDArray[np.float64] | None = None
+    """Where it lay when last seen whole (or when counted): a box cut short by a hand over the card moves
+    :attr:`anchor`, not this. ``None`` when its place is not known."""
 
 
 @dataclass
@@ -428,7 +443,8 @@ class HandTracker:
                        "anchor": [float(v) for v in sl.anchor] if sl.anchor is not None else None,
                        "sideways": sl.sideways, "arrived": sl.arrived, "last_seen": sl.last_seen,
                        "counted": sl.counted, "confidence": sl.confidence, "longest": sl.longest,
-                       "votes": sl.votes, "seen": sl.seen, "doubted": sl.doubted}
+                       "votes": sl.votes, "seen": sl.seen, "doubted": sl.doubted,
+                       "home": [float(v) for v in sl.home] if sl.home is not None else None}
                       for sl in self._slots],
             "events": [e.to_state() for e in self._events],
             "flags": [f.to_state() for f in self._flags],
@@ -448,7 +464,8 @@ class HandTracker:
                   np.asarray(s["anchor"], dtype=np.float64) if s["anchor"] is not None else None,
                   bool(s["sideways"]), int(s["arrived"]), int(s["last_seen"]), bool(s["counted"]),
                   float(s["confidence"]), float(s.get("longest", 0.0)), int(s.get("votes", 0)),
-                  int(s.get("seen", 0)), bool(s.get("doubted", False)))
+                  int(s.get("seen", 0)), bool(s.get("doubted", False)),
+                  np.asarray(s["home"], dtype=np.float64) if s.get("home") is not None else None)
             for s in d["slots"]
         ]
         t._events = [PlayEvent.from_state(e) for e in d["events"]]
@@ -487,6 +504,8 @@ class HandTracker:
                 slots[j].anchor = slots[j].anchor + s.place_smoothing * (points[i] - slots[j].anchor)
                 slots[j].last_seen = frame.index
                 slots[j].longest = max(slots[j].longest, obs[i].length or 0.0)
+                if (obs[i].length or 0.0) >= WHOLE_SHARE * slots[j].longest:
+                    slots[j].home = slots[j].anchor.copy()
                 slots[j].seen += 1
             in_sight = {id(slots[j]) for _, j in left.pairs}
             cands = [c for c in self._candidates if c.side == side and c.card is card]
@@ -588,6 +607,8 @@ class HandTracker:
         for sl in self._slots:
             if sl.anchor is not None:
                 sl.anchor = sl.anchor + shift
+                if sl.home is not None:
+                    sl.home = sl.home + shift
         for c in self._candidates:
             c.anchor = c.anchor + shift
 
@@ -635,6 +656,7 @@ class HandTracker:
         moved = self._moved_from(c) or self._lost_track_of(c, frame)
         if moved is not None:
             moved.anchor, moved.sideways, moved.last_seen = c.anchor, sideways, frame.index
+            moved.home = c.anchor.copy()
             return
         if self._second_box_on(c) is not None:
             return
@@ -646,7 +668,7 @@ class HandTracker:
             return
         problem = self._rule_broken(c.side, c.card, c.first_frame)
         slot = _Slot(c.side, c.card, c.anchor, sideways, c.first_frame, frame.index, problem is None, confidence,
-                     c.longest, len(c.hits))
+                     c.longest, len(c.hits), home=c.anchor.copy())
         self._slots.append(slot)
         if problem is not None:
             reason, message = problem
@@ -684,7 +706,15 @@ class HandTracker:
         same = self._same_card_px()
         return next((sl for sl in self._slots if sl.side == c.side and sl.card is c.card and sl.anchor is not None
                      and id(sl) in c.beside and float(np.linalg.norm(c.anchor - sl.anchor)) <= same
-                     and not self._laid_over(c, sl)), None)
+                     and not self._whole_past(c, sl)), None)
+
+    def _whole_past(self, c: _Candidate, sl: _Slot) -> bool:
+        """Whether the candidate, seen beside ``sl``, is a whole card a little way past it down its column:
+        the next card laid over it, however tight (a second box the detector puts on a card's strip is
+        not whole, and two boxes on one whole card share too much of it to both survive the tiles' merge)."""
+        assert sl.anchor is not None
+        return (self._column_step(c.side, c.anchor - sl.anchor, shortest=TIGHTEST_STEP)
+                and (not sl.longest or c.longest >= NOT_A_STRIP_SHARE * sl.longest))
 
     def _lost_track_of(self, c: _Candidate, frame: FrameObservations) -> _Slot | None:
         """The counted card this candidate is when the side shows exactly as many cards of its id as were counted.
@@ -696,7 +726,8 @@ class HandTracker:
         covered by the hand laying the next one).
         """
         slots = [sl for sl in self._slots if sl.side == c.side and sl.card is c.card and sl.anchor is not None]
-        stale = [sl for sl in slots if sl.last_seen < c.first_frame and not self._laid_over(c, sl)]
+        stale = [sl for sl in slots if sl.last_seen < c.first_frame and not self._laid_over(c, sl)
+                 and not self._further_down(c.side, c.anchor - sl.anchor)]
         if not stale:
             return None
         seen = sum(1 for o in frame.cards if o.side == c.side and o.card is c.card
@@ -715,19 +746,18 @@ class HandTracker:
         """Whether the candidate is a whole card one column step past ``sl``, which still lies at its own
         place: a card laid over it (hiding it nearly whole), not ``sl`` found again. A box cut short by
         a hand over the card's top edge also lies lower, but is shorter than the card was seen; a slot
-        whose place drifted onto a neighbour's (under a hand) does not lie at its own place."""
+        whose place drifted (boxes cut short under a hand) is found again where it was last seen whole."""
         assert sl.anchor is not None
         if not self._column_step(c.side, c.anchor - sl.anchor):
             return False
         if sl.longest and c.longest < WHOLE_SHARE * sl.longest:
             return False
-        same = self._same_card_px()
-        return not any(o is not sl and o.side == sl.side and o.anchor is not None
-                       and float(np.linalg.norm(o.anchor - sl.anchor)) <= same for o in self._slots)
+        return sl.home is None or float(np.linalg.norm(c.anchor - sl.home)) > AT_HOME_SHARE * self._same_card_px()
 
-    def _column_step(self, side: str, d: NDArray[np.float64], *, steps: int = 1) -> bool:
+    def _column_step(self, side: str, d: NDArray[np.float64], *, steps: int = 1, shortest: float = 0.12) -> bool:
         """Whether ``d`` goes from one card of a column to the next one laid over it (towards the player),
-        or with ``steps`` above 1 to one of the next ``steps`` cards."""
+        or with ``steps`` above 1 to one of the next ``steps`` cards; ``shortest``: the least step, in card
+        lengths."""
         up = self._ups.get(side)
         if up is None:
             return False
@@ -735,7 +765,12 @@ class HandTracker:
         u = np.asarray(up, dtype=np.float64)
         along = float(-d @ u) / length
         across = abs(float(d[0] * u[1] - d[1] * u[0])) / length
-        return 0.12 <= along <= 0.6 * steps and across <= 0.2
+        return shortest <= along <= 0.6 * steps and across <= 0.2
+
+    def _further_down(self, side: str, d: NDArray[np.float64]) -> bool:
+        """Whether ``d`` goes from a card of a column to one of the cards laid after the next one: a card
+        that far down the column is another (a card lost track of lies about where it was, or one step off)."""
+        return self._column_step(side, d, steps=COLUMN_STEPS_HIDDEN) and not self._column_step(side, d)
 
     def _rule_broken(self, side: str, card: Card, arrived: int) -> tuple[FlagReason, str] | None:
         counted = [sl for sl in self._slots if sl.counted]
