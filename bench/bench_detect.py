@@ -48,12 +48,13 @@ def main() -> None:
     parser.add_argument("--conf", type=float, default=None, help="detector confidence threshold (default: the runtime's)")
     parser.add_argument("--nms-iou", type=float, default=None, help="tile merge's rotated-NMS IoU (default: the runtime's)")
     parser.add_argument("--tile-share", type=float, default=None,
-                        help="tile side as a share of the frame's shorter side (default: the runtime's, 1.0)")
+                        help="tile side as a share of the frame's shorter side (default: `borne detect`'s, "
+                             "vision.tiling.STILL_TILE_SHARE; the live pipeline uses 1.0)")
     parser.add_argument("--duplicate-overlap", type=float, default=None,
                         help="tile merge's duplicate overlap (default: the runtime's; 1 turns it off)")
     args = parser.parse_args()
 
-    reader = FrameReader.from_models(args.edition)
+    reader = FrameReader.from_models(args.edition, still=True)  # as `borne detect` reads a photo
     if args.nms_iou is not None:
         reader.detector.iou_threshold = args.nms_iou  # type: ignore[attr-defined]
     if args.duplicate_overlap is not None:
@@ -135,7 +136,8 @@ def main() -> None:
     print(f"  sideways        {sideways_right / max(sideways_total, 1):.4f}  ({sideways_total} safeties)")
     print(f"  exact census    {sides_exact / max(sides_total, 1):.4f}  ({sides_exact} of {sides_total} sides)")
     print(f"  time per image  median {1000 * statistics.median(times):.0f} ms, worst {1000 * max(times):.0f} ms "
-          f"(detector on {len(tile_windows(args.width, args.height))} tiles + recogniser + census)")
+          f"(detector on {len(tile_windows(args.width, args.height, tile_share=reader.detector.tile_share))} tiles "  # type: ignore[attr-defined]
+          "+ recogniser + census)")
     print(f"  bare detector   median {1000 * statistics.median(bare):.0f} ms per image (ONNX Runtime, tiles only)")
     print(f"  peak memory     {peak:.0f} MiB (whole process, with the scene renderer)")
 

@@ -2,9 +2,9 @@
 
     .venv-train/bin/python bench/bench_ultralytics_predict.py [--weights build/runs/detector/weights/best.pt] [--scenes 30]
 
-Needs the train extra (torch, ultralytics). Runs on the CPU with the same two 720-px tiles per
-1280 × 720 frame at imgsz 640 that `borne detect` uses, and prints the median and worst time per
-frame (both tiles, ultralytics' pre- and post-processing included) and torch's thread count.
+Needs the train extra (torch, ultralytics). Runs on the CPU with the tiles `borne detect` uses (six
+480-px tiles of a 1280 × 720 frame, each at imgsz 640) and prints the median and worst time per frame
+(all tiles, ultralytics' pre- and post-processing included) and torch's thread count.
 Compare with `bench/bench_detect.py`, which runs the exported ONNX model.
 """
 
@@ -19,7 +19,7 @@ import numpy as np
 
 from datasets.generate import scene_for
 from datasets.scene import SceneRenderer, SceneSpec
-from vision.tiling import tile_windows
+from vision.tiling import STILL_TILE_SHARE, tile_windows
 from vision.training.offline import prepare_offline
 
 
@@ -29,6 +29,8 @@ def main() -> None:
     parser.add_argument("--scenes", type=int, default=30)
     parser.add_argument("--seed", type=int, default=9100)
     parser.add_argument("--imgsz", type=int, default=640)
+    parser.add_argument("--tile-share", type=float, default=STILL_TILE_SHARE,
+                        help="tile side as a share of the frame's shorter side (default: `borne detect`'s)")
     args = parser.parse_args()
     prepare_offline(Path("build"))
     import torch
@@ -37,8 +39,8 @@ def main() -> None:
     model = YOLO(args.weights, task="obb")
     renderer = SceneRenderer(SceneSpec(width=1280, height=720))
     frames = [np.ascontiguousarray(scene_for(args.seed, i, renderer).image[..., ::-1]) for i in range(args.scenes)]
-    wins = tile_windows(1280, 720)
-    model.predict(frames[0][:720, :720], imgsz=args.imgsz, device="cpu", verbose=False)  # warm up
+    wins = tile_windows(1280, 720, tile_share=args.tile_share)
+    model.predict(frames[0][: wins[0].size, : wins[0].size], imgsz=args.imgsz, device="cpu", verbose=False)  # warm up
     times = []
     for frame in frames:
         t0 = time.perf_counter()

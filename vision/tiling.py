@@ -46,6 +46,14 @@ def tile_windows(width: int, height: int, *, tile_share: float = 1.0, min_overla
     return [Window(x, y, size) for y in starts(height) for x in starts(width)]
 
 
+LIVE_TILE_SHARE = 1.0
+"""Video (``replay``, ``run``): two 720-px tiles at 1280 × 720, shrunk to the model's 640 (about 90 ms a
+frame on two cores, so the pipeline keeps up with the table)."""
+STILL_TILE_SHARE = 0.67
+"""A still photo (``detect``): six 480-px tiles at 1280 × 720, each enlarged to 640, three times the
+work; the thin strips of a column's cards are found far more often (``bench/bench_detect.py --tile-share``
+on seed 9300, 30 scenes: strips 0.84 → 0.96, exact census 0.71 → 0.86; at 0.8 and 0.56 less good)."""
+
 DUPLICATE_OVERLAP = 0.6
 """Two boxes of one class sharing more than this share of the smaller one's area are one card seen
 twice (the cut-off part of a card at a tile's edge, or a second box the model put on a column's
@@ -76,7 +84,7 @@ def merge_tiles(parts: list[Detections], *, iou_threshold: float, duplicate_over
 class TiledDetector(CardDetector):
     """Any detector, run on the overlapping square tiles of each frame."""
 
-    def __init__(self, base: CardDetector, *, tile_share: float = 1.0, iou_threshold: float = 0.7,
+    def __init__(self, base: CardDetector, *, tile_share: float = LIVE_TILE_SHARE, iou_threshold: float = 0.7,
                  duplicate_overlap: float = DUPLICATE_OVERLAP) -> None:
         self.base = base
         self.duplicate_overlap = duplicate_overlap

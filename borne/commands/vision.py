@@ -47,7 +47,7 @@ def _detect(args: argparse.Namespace) -> int:
 
     layout = TableLayout.from_file(args.layout)
     image = read_image(args.image)
-    reading = FrameReader.from_models(args.edition).read(image)
+    reading = FrameReader.from_models(args.edition, still=True).read(image)
     census = take_census(list(reading.sightings), layout)
     if reading.too_small:
         print(

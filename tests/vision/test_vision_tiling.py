@@ -23,6 +23,18 @@ def test_windows_cover_the_frame_and_overlap(w, h, n):
     assert covered.all()
 
 
+def test_a_still_photo_gets_six_tiles_each_enlarged_for_the_model_and_video_two():
+    from vision.tiling import LIVE_TILE_SHARE, STILL_TILE_SHARE
+
+    still = tile_windows(1280, 720, tile_share=STILL_TILE_SHARE)
+    assert len(still) == 6 and all(w.size < 640 for w in still)
+    covered = np.zeros((720, 1280), bool)
+    for win in still:
+        covered[win.y : win.y + win.size, win.x : win.x + win.size] = True
+    assert covered.all()
+    assert len(tile_windows(1280, 720, tile_share=LIVE_TILE_SHARE)) == 2
+
+
 def card(cx, cy, w=40.0, h=62.0, deg=0.0):
     return corners_from_xywhr(np.array([[cx, cy, w, h, np.deg2rad(deg)]]))[0]
 
