@@ -453,3 +453,26 @@ def test_when_the_source_ends_a_card_seen_steadily_since_it_landed_counts_after_
     state = s.tracker.end_of_source()
     assert distance(state, "North") == {75: 1} and distance(state, "South") == {}
     assert [(e.frame, e.decided_frame) for e in state.events] == [(4, 5)]
+
+
+def test_a_faint_box_straddling_the_strips_of_a_column_is_not_observed():
+    """Replayed hand 60016: a box across three strips of a column of 50s, read as a 50 at 0.4–0.6, showed in
+    one frame of two for twenty frames and was counted as a fifth 50. The surer boxes of the strips cover it."""
+    import numpy as np
+
+    from vision.census import take_census
+    from vision.layout import TableLayout
+    from vision.reconcile import observations_from_census
+    from vision.sighting import Sighting
+
+    def box(cx: float, top: float, bottom: float, w: float = 56.0) -> np.ndarray:
+        return np.array([[cx - w / 2, top], [cx + w / 2, top], [cx + w / 2, bottom], [cx - w / 2, bottom]])
+
+    layout = TableLayout.default(1280, 720)
+    strips = [Sighting(box(600, 500 + 25 * k, 525 + 25 * k), True, Card.DISTANCE_50, 0.9) for k in range(3)]
+    whole = Sighting(box(600, 575, 662), True, Card.DISTANCE_50, 0.95)
+    across = Sighting(box(590, 510, 560, w=40), True, Card.DISTANCE_50, 0.45)
+    beside = Sighting(box(700, 500, 587), True, Card.DISTANCE_75, 0.4)  # a faint card of its own
+    frame = observations_from_census(take_census([*strips, whole, across, beside], layout), layout, index=0, time=0.0)
+    south = [o for o in frame.cards if o.side == "South"]
+    assert sorted(round(o.confidence, 2) for o in south) == [0.4, 0.9, 0.9, 0.9, 0.95]
