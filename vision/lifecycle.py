@@ -17,7 +17,8 @@ from enum import Enum
 from typing import Any
 
 from scoring.hand import EXTENDED_GOAL, HandRecord
-from vision.reconcile import Flag, FrameObservations, HandState, HandTracker, PlayEvent, ReconcileSettings
+from vision.observations import FrameObservations
+from vision.reconcile import Flag, HandState, HandTracker, PlayEvent, ReconcileSettings
 
 
 class Phase(Enum):

@@ -15,10 +15,8 @@ from vision.census import TableCensus, take_census
 from vision.frame_reader import FrameReader, FrameReading
 from vision.layout import TableLayout
 from vision.lifecycle import HandLifecycle, LifecycleEvent, LifecycleSettings
-from vision.reconcile import (
-    HandState,
-    observations_from_census,
-)
+from vision.observations import observations_from_census
+from vision.reconcile import HandState
 from vision.sources import Frame, FrameSource
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from scoring.cards import Card
 from scoring.hand import HandRecord
 from vision.lifecycle import HandLifecycle, LifecycleSettings, Phase, Termination
-from vision.reconcile import FlagReason, FrameObservations, Observation
+from vision.observations import FrameObservations, Observation
+from vision.reconcile import FlagReason
 
 UP = (("North", (0.0, 1.0)), ("South", (0.0, -1.0)))
 

@@ -7,13 +7,8 @@ import pytest
 
 from scoring.cards import Card
 from scoring.hand import HandRecord, SafetyPlay
-from vision.reconcile import (
-    FlagReason,
-    FrameObservations,
-    HandTracker,
-    Observation,
-    ReconcileSettings,
-)
+from vision.observations import FrameObservations, Observation
+from vision.reconcile import FlagReason, HandTracker, ReconcileSettings
 
 LENGTH = 87.0
 """A card's long side in the scripted frames, in pixels."""
@@ -462,7 +457,7 @@ def test_a_faint_box_straddling_the_strips_of_a_column_is_not_observed():
 
     from vision.census import take_census
     from vision.layout import TableLayout
-    from vision.reconcile import observations_from_census
+    from vision.observations import observations_from_census
     from vision.sighting import Sighting
 
     def box(cx: float, top: float, bottom: float, w: float = 56.0) -> np.ndarray:
