@@ -22,10 +22,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "Re-running the same command resumes an interrupted run.",
     )
     p.add_argument("--name", default="detector", help="model name: writes models/NAME.onnx (default: detector)")
-    p.add_argument("--scenes", type=int, default=800, help="training scenes (each gives two tiles; default 800)")
+    p.add_argument("--scenes", type=int, default=800,
+                   help="training scenes (each gives two tiles, six with --tile-share 0.67; default 800)")
     p.add_argument("--val-scenes", type=int, default=100, help="validation scenes, another seed (default 100)")
     p.add_argument("--epochs", type=int, default=10)
     p.add_argument("--imgsz", type=int, default=640, help="model input size (default 640)")
+    p.add_argument("--tile-share", type=float, default=1.0,
+                   help="tile side as a share of a frame's shorter side: 1.0 the video tiles (default), "
+                        "0.67 the still photo's (vision.tiling)")
+    p.add_argument("--lr0", type=float, default=0.01, help="initial learning rate (default 0.01; lower to fine-tune)")
+    p.add_argument("--warmup-epochs", type=float, default=3.0,
+                   help="epochs of learning-rate warm-up (default 3; 0 to fine-tune from --start-from)")
     p.add_argument("--batch", type=int, default=8)
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--seed", type=int, default=1)
@@ -92,6 +99,7 @@ def _detector(args: argparse.Namespace) -> int:
     recipe = DetectorRecipe(
         name=args.name, train_scenes=args.scenes, val_scenes=args.val_scenes, seed=args.seed, imgsz=args.imgsz,
         epochs=args.epochs, batch=args.batch, workers=args.workers, device=args.device, start_from=args.start_from,
+        tile_share=args.tile_share, lr0=args.lr0, warmup_epochs=args.warmup_epochs,
     )
     out = train_detector(recipe, build_dir=Path(args.build), models_dir=Path(args.models))
     print(f"wrote {out}")

@@ -42,6 +42,10 @@ class DetectorRecipe:
     workers: int = 2
     device: str = "cpu"
     patience: int = 10
+    lr0: float = 0.01
+    warmup_epochs: float = 3.0
+    """Fine-tuning from ``start_from`` wants a lower ``lr0`` and no warm-up (a restarted warm-up undid a
+    continued run's progress for its first epochs)."""
     start_from: str = ""
     """A checkpoint (``.pt``) of an earlier run to continue from, with this recipe's data and epochs;
     empty: from the model YAML, no weights."""
@@ -94,7 +98,7 @@ def train_detector(recipe: DetectorRecipe, *, build_dir: Path, models_dir: Path,
         data=str(data_yaml), epochs=recipe.epochs, imgsz=recipe.imgsz, batch=recipe.batch, workers=recipe.workers,
         device=recipe.device, seed=recipe.seed, deterministic=True, amp=False, plots=False,
         project=str(run_dir.parent.resolve()), name=recipe.name, exist_ok=True, patience=recipe.patience,
-        verbose=False, pretrained=bool(recipe.start_from),
+        verbose=False, pretrained=bool(recipe.start_from), lr0=recipe.lr0, warmup_epochs=recipe.warmup_epochs,
     )
     if last.exists():
         model = YOLO(str(last))
