@@ -443,7 +443,7 @@ class HandTracker:
         still: list[_Candidate] = []
         for c in sorted(self._candidates, key=lambda c: (c.first_frame, c.side, c.card.value)):
             votes = [conf for h, conf in zip(c.hits, c.confidences) if h >= window_start]
-            if len(votes) >= s.minimum_frames_seen and sum(votes) >= s.minimum_evidence:
+            if len(votes) >= s.minimum_frames_seen and sum(votes) >= s.minimum_evidence and not self._maybe_cut_short(c):
                 self._decide(c, frame)
             elif c.hits[-1] >= window_start:
                 still.append(c)
@@ -610,6 +610,15 @@ class HandTracker:
             if plausible and (best is None or dist < best[0]):
                 best = (dist, sl)
         return best[1] if best is not None else None
+
+    def _maybe_cut_short(self, c: _Candidate) -> bool:
+        """Whether the candidate, never seen whole, lies a column step past a counted card of its id hidden
+        since before it appeared: that card with a hand over its top edge (its box shorter, its top edge
+        lower) as likely as a new card. It waits: a new card shows whole once the hand has gone, the
+        hidden card shows where it was."""
+        return any(sl.side == c.side and sl.card is c.card and sl.anchor is not None and sl.last_seen < c.first_frame
+                   and c.longest < WHOLE_SHARE * sl.longest and self._column_step(c.side, c.anchor - sl.anchor)
+                   for sl in self._slots)
 
     def _second_box_on(self, c: _Candidate) -> _Slot | None:
         """The counted card of its id this candidate lies on, seen together with it: a second box the

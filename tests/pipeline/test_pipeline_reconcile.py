@@ -212,6 +212,31 @@ def test_a_card_read_doubtfully_needs_more_frames_than_a_sure_one():
     assert distance(s.show(sure, times=3), "South") == {50: 1}
 
 
+def test_a_hidden_card_seen_again_cut_short_lower_down_its_column_is_not_a_new_card():
+    """Replayed hand 60016 (true boxes): a hand over a column of two 100s hid both, then showed the lower
+    100's bottom part only, its box 0.68 of the card long and its top edge 0.45 of a card lower: it was
+    counted as a third 100. A box never seen whole next to a hidden twin waits for the hand to go."""
+    s = Stream()
+    column = [card("South", Card.DISTANCE_100, 300, 0, length=56.0), card("South", Card.DISTANCE_100, 300, 1)]
+    s.show(*column, times=5)
+    s.show(times=5)  # the hand over the column
+    cut = card("South", Card.DISTANCE_100, 300, 1, dy=0.45 * LENGTH, length=0.68 * LENGTH)
+    state = s.show(cut, times=4)
+    assert distance(state, "South") == {100: 2}
+    state = s.show(*column, times=5)
+    assert distance(state, "South") == {100: 2} and len(state.events) == 2
+
+
+def test_a_new_card_first_seen_under_the_hand_laying_it_counts_once_seen_whole():
+    s = Stream()
+    column = [card("South", Card.DISTANCE_100, 300, 0, length=56.0), card("South", Card.DISTANCE_100, 300, 1)]
+    s.show(*column, times=5)
+    covered = card("South", Card.DISTANCE_100, 300, 2, length=0.7 * LENGTH)  # the hand still on its top
+    s.show(column[0], covered, times=3)
+    state = s.show(column[0], card("South", Card.DISTANCE_100, 300, 2), times=3)
+    assert distance(state, "South") == {100: 3} and state.events[-1].frame == 5
+
+
 def test_a_box_across_two_strips_of_a_column_is_not_a_card():
     """The detector boxed the seam of two strips of 50s, half a step from each, in most frames: read as
     a 50 beside them, it was counted as another one (replayed hand 50002)."""
