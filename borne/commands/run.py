@@ -113,7 +113,12 @@ def _run(args: argparse.Namespace) -> int:
     camera.desk = table
     camera.zones = zones
     app.state.camera = camera
-    restored = None if args.forget_hand else table.restore()
+    if demo and not args.forget_hand and table.has_saved_hand():
+        # the demo deals a new hand at every start: the hand saved before the restart is not on its table,
+        # and taking it back would end it as cleared and add it, half played, to the game
+        print("camera: the demo deals a new hand; the hand saved before the restart is set aside",
+              file=sys.stderr, flush=True)
+    restored = None if args.forget_hand or demo else table.restore()
     if restored:
         print(f"camera: {restored}", file=sys.stderr, flush=True)
 
@@ -376,6 +381,9 @@ class LiveTable:
         changed = publish_hand(self.camera, raw, store=self.app.state.store, broadcaster=self.app.state.broadcaster)
         if changed:
             self.app.state.store.save_camera_document(name=LIVE_HAND_DOCUMENT, document=self.pipeline.snapshot())
+
+    def has_saved_hand(self) -> bool:
+        return self.app.state.store.load_camera_document(name=LIVE_HAND_DOCUMENT) is not None
 
     def restore(self) -> str | None:
         """Take back the hand saved before a restart; says what was restored (``None``: nothing)."""

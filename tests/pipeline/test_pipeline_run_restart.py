@@ -55,3 +55,43 @@ def test_a_hand_in_play_survives_sigkill_and_counting_goes_on_from_it(tmp_path: 
     got = counts({"sides": done["pending"]["record"]["sides"]})
     assert got == want
     assert done["pending"]["score"] is not None
+
+
+class DemoRun(CameraRun):
+    """``borne run`` with no source: the demo deals and plays simulated hands."""
+
+    def __init__(self, db: Path) -> None:
+        super().__init__(db, db.parent, db.parent, fps=10.0, layout=None)
+
+    def start(self) -> DemoRun:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "borne", "run", "--port", str(self.port), "--db", str(self.db)],
+            stdout=self.log.open("w"), stderr=subprocess.STDOUT, text=True)
+        self.await_route("/api/camera", seconds=30, output=self.log.read_text)
+        return self
+
+
+def test_the_demo_restarted_mid_hand_deals_a_new_hand_and_adds_nothing_to_the_game(tmp_path: Path) -> None:
+    """The demo's table after a restart holds a new hand: the half-played hand saved before it must not be
+    taken back (it would look cleared at once and go into the game as played)."""
+    db = tmp_path / "games.sqlite3"
+    first = DemoRun(db).start()
+    try:
+        first.wait_for(lambda h: h["plays"] >= 2 and h["phase"] == "in_play", timeout=90, what="two demo plays")
+    finally:
+        first.kill()
+    with GameStore(db) as store:
+        assert store.load_camera_document(name="live_hand") is not None
+    second = DemoRun(db).start()
+    try:
+        second.wait_for_frame(timeout=60)
+        second.wait_for(lambda h: h["hand"] == 1, timeout=30, what="the new demo hand")
+        import time
+
+        time.sleep(2.0)  # an empty table for more than the frames that clear it
+        assert "the hand saved before the restart is set aside" in second.log.read_text()
+        games = second.get("/api/games").json()
+        assert all(g["hands"] == 0 for g in games), games
+        assert second.hand()["hand"] == 1
+    finally:
+        second.stop()

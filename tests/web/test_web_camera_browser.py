@@ -36,6 +36,10 @@ def test_a_hand_the_camera_follows_is_confirmed_on_the_page_and_lands_in_the_gam
         page.wait_for_selector("table.pad")
         for side, total in totals.items():
             page.wait_for_selector(f'.side[data-side="{side}"] .total[data-total="{total}"]')
+        # beside the camera panel the side cards are narrow: the totals still fit in them
+        clipped = page.evaluate("[...document.querySelectorAll('.side .total')]"
+                                ".filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent)")
+        assert clipped == []
         game = run.get("/api/games").json()
         assert len(game) == 1 and game[0]["hands"] == 1 and game[0]["totals"] == totals
         # the picture is fetched again every few frames: wait for one that has loaded
