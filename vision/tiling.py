@@ -52,7 +52,7 @@ frame on two cores, so the pipeline keeps up with the table)."""
 STILL_TILE_SHARE = 0.67
 """A still photo (``detect``): six 480-px tiles at 1280 × 720, each enlarged to 640, three times the
 work; the thin strips of a column's cards are found far more often (``bench/bench_detect.py --tile-share``
-on seed 9300, 30 scenes: strips 0.84 → 0.96, exact census 0.71 → 0.86; at 0.8 and 0.56 less good)."""
+on seed 9300, 30 scenes: strips 0.844 → 0.963, exact census 0.708 → 0.861; at 0.8 and 0.56 less good)."""
 
 DUPLICATE_OVERLAP = 0.6
 """Two boxes of one class sharing more than this share of the smaller one's area are one card seen
