@@ -220,7 +220,7 @@ class HandLifecycle:
 
     def _has_cards(self) -> bool:
         state = self.tracker.state() if self.tracker is not None else None
-        return state is not None and any(sum(s.distance.values()) or s.safeties for s in state.sides)
+        return state is not None and state.any_played
 
     def _extension_may_come(self) -> bool:
         return (self.phase is Phase.FINISHED and self.pending is not None and self.goal != EXTENDED_GOAL

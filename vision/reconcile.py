@@ -229,6 +229,11 @@ class HandState:
         return EXTENDED_GOAL if self.extension_called_by is not None else self.goal
 
     @property
+    def any_played(self) -> bool:
+        """Whether any side has a distance card or a safety counted."""
+        return any(sum(s.distance.values()) or s.safeties for s in self.sides)
+
+    @property
     def completer(self) -> str | None:
         """The side whose distance equals the goal now in force, if any."""
         return next((s.side for s in self.sides if s.km == self.effective_goal), None)
@@ -456,8 +461,8 @@ class HandTracker:
         the next card of a tight column laid over it (the counted card now shows as a strip, often
         too faintly to be matched), which must not pull the counted card's place onto itself."""
         apart = [(i, j) for i, j in m.pairs
-                 if slots[j].longest and (obs[i].length or 0.0) >= WHOLE_SHARE * slots[j].longest
-                 and self._column_step(obs[i].side, np.asarray(obs[i].anchor, dtype=np.float64) - slots[j].anchor)]
+                 if slots[j].longest and self._past(slots[j], np.asarray(obs[i].anchor, dtype=np.float64),
+                                                    obs[i].length or 0.0, length_share=WHOLE_SHARE)]
         if not apart:
             return m
         return _Matching([p for p in m.pairs if p not in apart], sorted(m.unmatched + [i for i, _ in apart]))
@@ -540,8 +545,7 @@ class HandTracker:
         (see :attr:`FlagReason.UNFINISHED`). Nothing happens when a side is at the goal, the draw pile
         is gone, or no scoring card was counted (a table cleared before anyone played)."""
         state = self.state()
-        plays = any(sum(s.distance.values()) or s.safeties for s in state.sides)
-        if state.completer is not None or not state.draw_pile or not plays:
+        if state.completer is not None or not state.draw_pile or not state.any_played:
             return state
         last = self.last_frame
         leader = max(state.sides, key=lambda s: s.km)
@@ -633,9 +637,16 @@ class HandTracker:
         """Whether the candidate, seen beside ``sl``, is a whole card a little way past it down its column:
         the next card laid over it, however tight (a second box the detector puts on a card's strip is
         not whole, and two boxes on one whole card share too much of it to both survive the tiles' merge)."""
+        return self._past(sl, c.anchor, c.longest, length_share=NOT_A_STRIP_SHARE, shortest=TIGHTEST_STEP)
+
+    def _past(self, sl: _Slot, anchor: NDArray[np.float64], length: float, *, length_share: float,
+              shortest: float = 0.12) -> bool:
+        """Whether a box at ``anchor``, ``length`` long, lies a column step (at least ``shortest``) past the
+        counted card ``sl`` and is at least ``length_share`` of the longest side ``sl`` was seen with (all
+        lengths pass when that is not known)."""
         assert sl.anchor is not None
-        return (self._column_step(c.side, c.anchor - sl.anchor, shortest=TIGHTEST_STEP)
-                and (not sl.longest or c.longest >= NOT_A_STRIP_SHARE * sl.longest))
+        return (self._column_step(sl.side, anchor - sl.anchor, shortest=shortest)
+                and (not sl.longest or length >= length_share * sl.longest))
 
     def _lost_track_of(self, c: _Candidate, frame: FrameObservations) -> _Slot | None:
         """The counted card this candidate is when the side shows exactly as many cards of its id as were counted.
@@ -668,10 +679,7 @@ class HandTracker:
         place: a card laid over it (hiding it nearly whole), not ``sl`` found again. A box cut short by
         a hand over the card's top edge also lies lower, but is shorter than the card was seen; a slot
         whose place drifted (boxes cut short under a hand) is found again where it was last seen whole."""
-        assert sl.anchor is not None
-        if not self._column_step(c.side, c.anchor - sl.anchor):
-            return False
-        if sl.longest and c.longest < WHOLE_SHARE * sl.longest:
+        if not self._past(sl, c.anchor, c.longest, length_share=WHOLE_SHARE):
             return False
         return sl.home is None or float(np.linalg.norm(c.anchor - sl.home)) > AT_HOME_SHARE * self._same_card_px()
 
