@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -10,6 +11,7 @@ import numpy as np
 from scoring.cards import DISTANCE_VALUES, Card
 from scoring.hand import SafetyPlay
 from vision.layout import TableLayout
+from vision.own_cards import cards_of_their_own
 from vision.sideways import is_sideways, majority_axis
 from vision.sighting import Sighting
 
@@ -83,16 +85,17 @@ class TableCensus:
         return {"sides": [s.to_json(with_cards=with_cards) for s in self.sides], "draw_pile": self.draw_pile}
 
 
-def take_census(sightings: list[Sighting], layout: TableLayout) -> TableCensus:
+def take_census(sightings: Sequence[Sighting], layout: TableLayout) -> TableCensus:
     """Assign each card to the side whose zone holds its centre, decide sideways, count.
 
+    Only boxes that are cards of their own count (:func:`vision.own_cards.cards_of_their_own`).
     Face-down cards anywhere mean the draw pile is there; face-up cards outside every zone are
     left unassigned. A side's up comes from the layout, else from its cards' majority axis.
     """
     by_side: dict[str, list[Sighting]] = {s.side: [] for s in layout.sides}
     unassigned = []
     draw_pile = False
-    for s in sightings:
+    for s in cards_of_their_own(sightings):
         if not s.face_up:
             draw_pile = True
             continue

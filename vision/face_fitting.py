@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 
@@ -20,6 +22,9 @@ from vision.crops import CROP_HEIGHT, CROP_WIDTH, cut_card
 from vision.geometry import polygon_area
 from vision.mlp import fit_mlp
 from vision.recogniser import FaceRecogniser, face_features
+
+if TYPE_CHECKING:
+    from datasets.scene import Scene
 
 CLASSES: tuple[Card, ...] = tuple(Card)
 TURNED = len(CLASSES)
@@ -35,6 +40,12 @@ MIN_SIDE_PX = 5.0
 MIN_BOX_FILL = 0.6
 """A visible box must be this much the card's own pixels: a sliver showing round a card on top of it
 in a pile gets a box full of the other card, and nothing of its own to read."""
+TABLE_BOXES_PER_SCENE = 6
+"""Boxes of a card's shape cut from each scene where no card lies (the table, a hand, a mug, coins,
+a phone), taught as nothing to read: the detector boxes a few of those, and a recogniser that had
+only seen faces read a blank floor tile as a Repairs."""
+TABLE_BOX_MAX_CARD = 0.1
+"""The most of a table box that card pixels may fill."""
 
 
 def box_fill(corners: NDArray[np.floating], visible_corners: NDArray[np.floating], visible: float) -> float:
@@ -101,6 +112,10 @@ def collect_crops(
             crops.append(cut_card(image, np.roll(q, -int(rng.integers(1, 4)), axis=0)))
             labels.append(TURNED)
             visible.append(view.visible)
+        for box in table_boxes(scene, rng, TABLE_BOXES_PER_SCENE):
+            crops.append(cut_card(image, box))
+            labels.append(TURNED)
+            visible.append(0.0)
         if progress is not None:
             progress(i + 1)
     return CropSet(
@@ -108,6 +123,51 @@ def collect_crops(
         labels=np.asarray(labels, dtype=np.int64),
         visible=np.asarray(visible, dtype=np.float64),
     )
+
+
+def table_boxes(scene: Scene, rng: np.random.Generator, count: int) -> list[NDArray[np.float64]]:
+    """Up to ``count`` boxes of a card's shape (40–110 % of a card's length, any angle) lying where no
+    card shows: a third on a hand, mug, coin or phone when the scene has one, a third within two card
+    lengths of a card, a third anywhere."""
+    from datasets.occluders import OCCLUDER
+
+    height, width = scene.idbuf.shape
+    shown = [v for v in scene.views if v.visible_corners is not None]
+    if not shown:
+        return []
+    cards = (scene.idbuf >= 0).astype(np.uint8)
+    occluder = np.argwhere(scene.idbuf == OCCLUDER)[:, ::-1]
+    length = float(np.median([max(np.linalg.norm(v.corners[3] - v.corners[0]),
+                                  np.linalg.norm(v.corners[1] - v.corners[0])) for v in shown]))
+    out: list[NDArray[np.float64]] = []
+    for attempt in range(count * 8):
+        if len(out) == count:
+            break
+        if attempt % 3 == 0 and len(occluder):
+            centre = occluder[int(rng.integers(len(occluder)))].astype(np.float64)
+        elif attempt % 3 == 1:
+            near = shown[int(rng.integers(len(shown)))].corners.mean(axis=0)
+            centre = near + rng.uniform(0.5, 2.0) * length * _unit(rng.uniform(0, 2 * np.pi))
+        else:
+            centre = rng.uniform([0, 0], [width, height])
+        tall = length * rng.uniform(0.4, 1.1)
+        wide = tall * rng.uniform(0.4, 0.8)
+        down = _unit(rng.uniform(0, 2 * np.pi))
+        across = np.array([-down[1], down[0]])
+        box = centre + np.array([-across * wide / 2 - down * tall / 2, across * wide / 2 - down * tall / 2,
+                                 across * wide / 2 + down * tall / 2, -across * wide / 2 + down * tall / 2])
+        if box.min() < 0 or box[:, 0].max() >= width or box[:, 1].max() >= height:
+            continue
+        inside = np.zeros_like(cards)
+        cv2.fillPoly(inside, [np.round(box).astype(np.int32)], 1)
+        area = int(inside.sum())
+        if area and int((inside & cards).sum()) <= TABLE_BOX_MAX_CARD * area:
+            out.append(box)
+    return out
+
+
+def _unit(angle: float) -> NDArray[np.float64]:
+    return np.array([np.cos(angle), np.sin(angle)])
 
 
 ASKEW_VIEW_SHARE = 0.2

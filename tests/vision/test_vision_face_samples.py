@@ -71,3 +71,34 @@ def test_scene_crops_teach_slivers_and_askew_reads_as_nothing_to_read():
     assert slivers.sum() > 0
     assert nothing.sum() > readable.sum()  # one askew read per readable card, and the slivers besides
     assert crops.visible[readable].min() >= SLIVER_VISIBLE
+
+
+def test_table_boxes_lie_where_no_card_shows_and_are_taught_as_nothing_to_read():
+    """Boxes of a card's shape on the bare table, a hand, a mug or coins: the detector boxes a few of
+    those, and a recogniser that has never seen one reads a floor tile as a card."""
+    import cv2
+
+    from datasets.generate import scene_for
+    from datasets.occluders import OCCLUDER
+    from datasets.scene import SceneRenderer, SceneSpec
+    from vision.face_fitting import TABLE_BOX_MAX_CARD, TABLE_BOXES_PER_SCENE, TURNED, collect_crops, table_boxes
+
+    renderer = SceneRenderer(SceneSpec(width=640, height=360))
+    rng = np.random.default_rng(5)
+    on_occluder = 0
+    for i in range(4):
+        scene = scene_for(4, i, renderer)
+        boxes = table_boxes(scene, rng, 12)
+        assert len(boxes) >= 6
+        for box in boxes:
+            inside = np.zeros(scene.idbuf.shape, np.uint8)
+            cv2.fillPoly(inside, [np.round(box).astype(np.int32)], 1)
+            under = scene.idbuf[inside.astype(bool)]
+            assert (under >= 0).mean() <= TABLE_BOX_MAX_CARD + 0.02
+            on_occluder += bool((under == OCCLUDER).any())
+            assert box.min() >= 0 and box[:, 0].max() < 640 and box[:, 1].max() < 360
+    assert on_occluder > 0
+    crops = collect_crops("generic", scenes=3, seed=3)
+    table = crops.visible == 0
+    assert TABLE_BOXES_PER_SCENE <= table.sum() <= 3 * TABLE_BOXES_PER_SCENE
+    assert (crops.labels[table] == TURNED).all()

@@ -1,0 +1,82 @@
+"""Which boxes of a frame are cards of their own, and which unread boxes a frame reading keeps."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from datasets.generate import scene_for
+from datasets.scene import SceneRenderer, SceneSpec
+from scoring.cards import Card
+from vision.census import take_census
+from vision.detections import Detections
+from vision.detector import CardDetector
+from vision.frame_reader import UNREAD_KEPT_CONFIDENCE, FrameReader
+from vision.layout import TableLayout
+from vision.models import recogniser_path
+from vision.own_cards import FRAGMENT_SHARE, cards_of_their_own
+from vision.recogniser import FaceRecogniser
+from vision.sighting import Sighting
+
+
+def box(cx: float, top: float, bottom: float, w: float = 56.0) -> np.ndarray:
+    return np.array([[cx - w / 2, top], [cx + w / 2, top], [cx + w / 2, bottom], [cx - w / 2, bottom]])
+
+
+def test_a_faint_box_across_a_columns_strips_and_a_fragment_are_not_cards_of_their_own():
+    strips = [Sighting(box(600, 500 + 25 * k, 525 + 25 * k), True, Card.DISTANCE_50, 0.9) for k in range(3)]
+    whole = Sighting(box(600, 575, 662), True, Card.DISTANCE_50, 0.95)
+    across = Sighting(box(590, 510, 560, w=40), True, Card.DISTANCE_50, 0.45)
+    beside = Sighting(box(700, 500, 587), True, Card.DISTANCE_75, 0.4)  # faint, but a card of its own
+    fragment = Sighting(box(900, 500, 500 + FRAGMENT_SHARE * 80, w=20), True, Card.DISTANCE_25, 0.9)
+    pile = Sighting(box(300, 300, 387), False, None, 0.3)  # face down: always kept
+    kept = cards_of_their_own([*strips, whole, across, beside, fragment, pile])
+    assert [id(s) for s in kept] == [id(s) for s in [*strips, whole, beside, pile]]
+
+
+def test_detect_counts_a_column_once_however_many_boxes_lie_across_it():
+    layout = TableLayout.default(1280, 720)
+    strips = [Sighting(box(600, 500 + 25 * k, 525 + 25 * k), True, Card.DISTANCE_100, 0.9) for k in range(3)]
+    whole = Sighting(box(600, 575, 662), True, Card.DISTANCE_100, 0.95)
+    across = Sighting(box(600, 512, 562, w=50), True, Card.DISTANCE_100, 0.5)
+    census = take_census([*strips, whole, across], layout)
+    south = next(s for s in census.sides if s.side == "South")
+    assert south.distance[100] == 4 and len(south.cards) == 4
+
+
+class ReplayedBoxes(CardDetector):
+    """Gives the same face-up boxes for every frame."""
+
+    class_names = ("card_face_up", "card_face_down")
+
+    def __init__(self, corners: list[np.ndarray], confidence: list[float]) -> None:
+        self.found = Detections(np.asarray(corners, np.float64), np.asarray(confidence, np.float64),
+                                np.zeros(len(corners), np.int64))
+
+    def detect(self, image: np.ndarray) -> Detections:
+        return self.found
+
+
+@pytest.fixture(scope="module")
+def recogniser() -> FaceRecogniser:
+    return FaceRecogniser.load(recogniser_path("generic"))
+
+
+def test_an_unread_box_is_kept_only_when_the_detector_is_sure_of_it(recogniser):
+    """On a bare table nothing reads as a card: a faint box there is dropped, a sure one stays as an
+    unknown card; a card that reads stays however faint its box."""
+    renderer = SceneRenderer(SceneSpec(width=1280, height=720, hands=0.0, distractors=0.0))
+    scene = scene_for(9300, 0, renderer)
+    image = np.ascontiguousarray(scene.image[..., ::-1])
+    card = max((v for v in scene.views if v.placed.card is not None and v.visible_corners is not None),
+               key=lambda v: v.visible)
+    cards = scene.idbuf >= 0
+    bare = next(b for x in range(40, 1200, 30) for y in range(40, 600, 30)
+                if not cards[y : y + 88, x - 28 : x + 29].any() for b in [box(x, y, y + 87)])
+    faint, sure = UNREAD_KEPT_CONFIDENCE - 0.3, UNREAD_KEPT_CONFIDENCE + 0.1
+    reader = FrameReader(ReplayedBoxes([bare, bare + [0, 0.5], card.visible_corners], [faint, sure, faint]), recogniser)
+    found = reader.read(image).sightings
+    unknown = [s for s in found if s.card is None]
+    read = [s for s in found if s.card is not None]
+    assert len(unknown) == 1 and np.allclose(unknown[0].corners, bare + [0, 0.5])
+    assert [s.card for s in read] == [card.placed.card]

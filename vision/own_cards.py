@@ -1,0 +1,66 @@
+"""Which face-up boxes of one frame are cards of their own: not a faint box across cards seen better, not a
+fragment too short to be a card or a column's strip. What is left is what `detect` lists and the tracker
+observes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from vision.geometry import intersection_area, polygon_area
+from vision.sighting import Sighting
+
+STRADDLE_SHARE = 0.8
+"""A box this much covered by surer boxes of the same frame straddles cards seen better (a box across
+the strips of a column, read faintly as one of them): it is not a card of its own. The visible parts of
+different cards barely overlap."""
+FRAGMENT_SHARE = 0.45
+"""A face-up box whose longest side is under this share of a card's length in the frame is neither a
+card nor a column's strip (whose long side is a card's width, 0.64 of its length): a fragment, often a
+second box across a seam."""
+FULL_CARD_QUANTILE = 90
+"""Whole cards show their long side and a column's strips the short one: this percentile of the boxes'
+long sides is a whole card's length in the frame."""
+
+
+def long_side(sighting: Sighting) -> float:
+    corners = np.asarray(sighting.corners, dtype=np.float64)
+    return float(np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1).max())
+
+
+def card_length(sightings: Sequence[Sighting]) -> float | None:
+    """A whole card's long side in the frame, in pixels (``None`` without a face-up box)."""
+    lengths = [long_side(s) for s in sightings if s.face_up]
+    return float(np.percentile(lengths, FULL_CARD_QUANTILE)) if lengths else None
+
+
+def cards_of_their_own(sightings: Sequence[Sighting]) -> tuple[Sighting, ...]:
+    """The sightings less the face-up boxes that straddle surer ones (:data:`STRADDLE_SHARE`) and the
+    fragments (:data:`FRAGMENT_SHARE`); face-down boxes are all kept."""
+    length = card_length(sightings)
+    straddling = _straddling(sightings)
+    return tuple(
+        s for s in sightings
+        if not s.face_up or (id(s) not in straddling and (length is None or long_side(s) >= FRAGMENT_SHARE * length))
+    )
+
+
+def _straddling(sightings: Sequence[Sighting]) -> set[int]:
+    """``id()`` of the face-up sightings covered by surer ones (see :data:`STRADDLE_SHARE`)."""
+    up = [s for s in sightings if s.face_up]
+    if len(up) < 2:
+        return set()
+    corners = np.asarray([s.corners for s in up], dtype=np.float64)
+    low, high = corners.min(axis=1), corners.max(axis=1)
+    touching = (low[:, None, :] <= high[None, :, :]).all(axis=2) & (low[None, :, :] <= high[:, None, :]).all(axis=2)
+    out: set[int] = set()
+    for i, s in enumerate(up):
+        others = [j for j in np.flatnonzero(touching[i]) if j != i and up[j].confidence > s.confidence]
+        if not others:
+            continue
+        area = polygon_area(corners[i])
+        covered = sum(intersection_area(corners[i], corners[j]) for j in others)
+        if area > 0 and covered >= STRADDLE_SHARE * area:
+            out.add(id(s))
+    return out
