@@ -50,7 +50,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--scenes", type=int, default=100)
     parser.add_argument("--seed", type=int, default=9100)
-    parser.add_argument("--edition", default="generic")
+    parser.add_argument("--edition", default="generic", help="the recogniser's edition")
+    parser.add_argument("--scene-edition", default=None,
+                        help="the faces the scenes are drawn with (default: --edition's)")
     parser.add_argument("--surfaces", default=",".join(HELD_OUT_KINDS),
                         help="table surfaces (default: the ones no training run used)")
     parser.add_argument("--width", type=int, default=1280)
@@ -76,7 +78,14 @@ def main() -> None:
 
         reader.detector.base.settings = DecodeSettings(conf_threshold=args.conf)  # type: ignore[attr-defined]
     surfaces = tuple(args.surfaces.split(","))
-    renderer = SceneRenderer(SceneSpec(width=args.width, height=args.height, edition=args.edition, surfaces=surfaces))
+    renderer = SceneRenderer(SceneSpec(width=args.width, height=args.height, edition=args.scene_edition or args.edition,
+                                       surfaces=surfaces))
+    measure(reader, renderer, scenes=args.scenes, seed=args.seed)
+
+
+def measure(reader: FrameReader, renderer: SceneRenderer, *, scenes: int, seed: int) -> None:
+    """Read ``scenes`` scenes of ``seed`` as `borne detect` does and print what it got right, and how fast."""
+    spec = renderer.spec
     true_cards = found_true = predictions = false_found = 0
     faces_right = faces_total = sideways_right = sideways_total = 0
     sides_exact = sides_total = shown_exact = shown_total = 0
@@ -84,8 +93,8 @@ def main() -> None:
     by_visible: list[tuple[float, bool]] = []
     bare: list[float] = []
     base = reader.detector.base  # type: ignore[attr-defined]
-    for i in range(args.scenes):
-        scene = scene_for(args.seed, i, renderer)
+    for i in range(scenes):
+        scene = scene_for(seed, i, renderer)
         image = np.ascontiguousarray(scene.image[..., ::-1])
         layout = TableLayout.from_json(layout_json(scene))
         t0 = time.perf_counter()
@@ -139,8 +148,8 @@ def main() -> None:
                 shown_exact += right
 
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"{args.scenes} held-out scenes at {args.width}×{args.height} (seed {args.seed}, surfaces "
-          f"{', '.join(surfaces)}), edition {args.edition}")
+    print(f"{scenes} held-out scenes at {spec.width}×{spec.height} (seed {seed}, surfaces "
+          f"{', '.join(spec.surfaces)}), faces of edition {spec.edition}, recogniser {reader.recogniser.edition!r}")
     print(f"  cards with ≥ 1/4 of the face visible: {true_cards}")
     print(f"  card recall     {found_true / max(true_cards, 1):.4f}")
     for low, high, name in VISIBLE_BANDS:
@@ -154,7 +163,7 @@ def main() -> None:
     print(f"    sides whose distance cards and safeties all show ≥ 1/4 of the face: "
           f"{shown_exact / max(shown_total, 1):.4f}  ({shown_exact} of {shown_total}; the others have a card under a hand)")
     print(f"  time per image  median {1000 * statistics.median(times):.0f} ms, worst {1000 * max(times):.0f} ms "
-          f"(detector on {len(tile_windows(args.width, args.height, tile_share=reader.detector.tile_share))} tiles "  # type: ignore[attr-defined]
+          f"(detector on {len(tile_windows(spec.width, spec.height, tile_share=reader.detector.tile_share))} tiles "  # type: ignore[attr-defined]
           "+ recogniser + census)")
     print(f"  bare detector   median {1000 * statistics.median(bare):.0f} ms per image (ONNX Runtime, tiles only)")
     print(f"  peak memory     {peak:.0f} MiB (whole process, with the scene renderer)")

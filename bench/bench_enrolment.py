@@ -1,12 +1,13 @@
 """Enrol a deck no model of ours ever saw, from angled photos, and measure its recogniser.
 
-    python bench/bench_enrolment.py [--scenes 400] [--test-scenes 150] [--surface wood]
+    cd bench && ../.venv/bin/python bench_enrolment.py [--scenes 400] [--test-scenes 150] [--detect-scenes 50]
 
 The deck is the "retro" design (datasets/art_retro.py), drawn in another style than the generic
 edition. Its faces are photographed at 15–28° on a textured table with the scene engine; those
 photos go through `borne enrol` exactly as a user's would (the time is what the user waits). The
 recogniser fitted from the straightened photos is then measured on held-out scenes rendered
-with the *original* retro faces, as a real deck differs from its enrolment photos.
+with the *original* retro faces, as a real deck differs from its enrolment photos: given the true
+boxes, then as `borne detect --edition retro` reads a photo (the shipped detector, six tiles).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from bench_detect import measure as measure_detect
 from bench_recogniser import measure
 
 from datasets.art_retro import render_retro_face
@@ -32,6 +34,8 @@ def main() -> None:
     parser.add_argument("--test-scenes", type=int, default=150)
     parser.add_argument("--surface", default="wood")
     parser.add_argument("--seed", type=int, default=5150)
+    parser.add_argument("--detect-scenes", type=int, default=50,
+                        help="then read this many held-out scenes as `borne detect --edition retro` does (0: skip)")
     args = parser.parse_args()
     faces = {c.value: np.asarray(render_retro_face(c)) for c in Card}
     with tempfile.TemporaryDirectory() as tmp:
@@ -57,6 +61,15 @@ def main() -> None:
 
         recogniser = FaceRecogniser.load(recogniser_path("retro"))
         measure(recogniser, scene_edition="retro-original", scenes=args.test_scenes, seed=args.seed + 1)
+        if args.detect_scenes:
+            from datasets.scene import SceneRenderer, SceneSpec
+            from datasets.textures import HELD_OUT_KINDS
+            from vision.frame_reader import FrameReader
+
+            print("\nborne detect --edition retro on held-out photos of the real deck (the shipped detector):")
+            renderer = SceneRenderer(SceneSpec(width=1280, height=720, edition="retro-original", surfaces=HELD_OUT_KINDS))
+            measure_detect(FrameReader.from_models("retro", still=True), renderer, scenes=args.detect_scenes,
+                           seed=args.seed + 2)
 
 
 if __name__ == "__main__":
