@@ -12,7 +12,7 @@ Pure like the tracker: frames in, :class:`LifecycleEvent` values out.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
@@ -97,6 +97,9 @@ class HandLifecycle:
         self.pending: PendingHand | None = None
         self.finished: list[PendingHand] = []
         """Hands made final, oldest first."""
+        self.in_doubt: PendingHand | None = None
+        """The last hand made final by the table being cleared (not by a person) while it had open flags: the
+        display asks a person to check it in the score pad, until the next hand ends."""
         self._empty_streak = 0
         self._seen_events = 0
         self._seen_flags = 0
@@ -106,14 +109,10 @@ class HandLifecycle:
 
     def to_state(self) -> dict[str, Any]:
         """The hand being followed (phase, tracker, pending hand) as JSON; hands already final are not kept."""
-        p = self.pending
         return {
             "sides": list(self.sides), "goal": self.goal, "phase": self.phase.value, "hand_number": self.hand_number,
             "tracker": self.tracker.to_state() if self.tracker is not None else None,
-            "pending": None if p is None else {
-                "number": p.number, "record": p.record.to_json(), "termination": p.termination.value,
-                "events": [e.to_state() for e in p.events], "corrected": p.corrected,
-                "flags": [f.to_state() for f in p.flags]},
+            "pending": _hand_to_state(self.pending), "in_doubt": _hand_to_state(self.in_doubt),
             "seen_events": self._seen_events, "seen_flags": self._seen_flags, "frames": self._frames,
         }
 
@@ -130,11 +129,9 @@ class HandLifecycle:
         lc.hand_number = int(d["hand_number"])
         tr = d["tracker"]
         lc.tracker = HandTracker.from_state(tr, fresh.settings.reconcile) if tr is not None else None
-        p = d["pending"]
-        if p is not None:
-            lc.pending = PendingHand(int(p["number"]), HandRecord.from_json(p["record"]), Termination(p["termination"]),
-                                     tuple(PlayEvent.from_state(e) for e in p["events"]), corrected=bool(p["corrected"]),
-                                     flags=tuple(Flag.from_state(f) for f in p.get("flags", ())))
+        lc.pending = _hand_from_state(d["pending"])
+        doubt = _hand_from_state(d.get("in_doubt"))
+        lc.in_doubt = None if doubt is None else replace(doubt, final=True)
         lc._seen_events, lc._seen_flags = int(d["seen_events"]), int(d["seen_flags"])
         lc._frames = max(1, int(d["frames"]))
         return lc
@@ -171,9 +168,10 @@ class HandLifecycle:
         return out
 
     def end_of_source(self, frame_index: int) -> list[LifecycleEvent]:
-        """The source ended: a hand in play becomes pending as it stands."""
+        """The source ended: a hand in play becomes pending as it stands (one with no card played yet is
+        no hand to confirm)."""
         out: list[LifecycleEvent] = []
-        if self.phase is Phase.IN_PLAY and self.tracker is not None:
+        if self.phase is Phase.IN_PLAY and self.tracker is not None and self._has_cards():
             state = self.tracker.end_of_source()
             self._report_at(frame_index, state, out)
             self._finish_at(frame_index, Termination.TRIP_COMPLETED if state.completer else Termination.SOURCE_ENDED, out)
@@ -258,10 +256,28 @@ class HandLifecycle:
             self._report_at(frame_index, state, out)
         record = state.record(draw_pile_empty_at_finish=not state.draw_pile)
         self.pending = PendingHand(self.hand_number, record, how, state.events, flags=state.flags)
+        self.in_doubt = None  # the display turns to the hand just ended
         self.phase = Phase.FINISHED
         out.append(LifecycleEvent("hand_pending", frame_index, self.hand_number, pending=self.pending))
 
     def _make_final(self, frame: FrameObservations, out: list[LifecycleEvent]) -> None:
         done = self.confirm()
         if done is not None:
+            if done.flags and not done.corrected:
+                self.in_doubt = done
             out.append(LifecycleEvent("hand_final", frame.index, done.number, pending=done))
+
+
+def _hand_to_state(p: PendingHand | None) -> dict[str, Any] | None:
+    if p is None:
+        return None
+    return {"number": p.number, "record": p.record.to_json(), "termination": p.termination.value,
+            "events": [e.to_state() for e in p.events], "corrected": p.corrected, "flags": [f.to_state() for f in p.flags]}
+
+
+def _hand_from_state(p: dict[str, Any] | None) -> PendingHand | None:
+    if p is None:
+        return None
+    return PendingHand(int(p["number"]), HandRecord.from_json(p["record"]), Termination(p["termination"]),
+                       tuple(PlayEvent.from_state(e) for e in p["events"]), corrected=bool(p["corrected"]),
+                       flags=tuple(Flag.from_state(f) for f in p.get("flags", ())))

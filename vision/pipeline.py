@@ -145,6 +145,8 @@ class Pipeline:
             "pending": None if pending is None else {
                 "number": pending.number, "record": pending.record.to_json(),
                 "termination": pending.termination.value, "corrected": pending.corrected},
+            "in_doubt": None if lc.in_doubt is None else {
+                "number": lc.in_doubt.number, "flags": [f.to_json() for f in lc.in_doubt.flags]},
         }
 
     def snapshot(self) -> dict[str, Any]:

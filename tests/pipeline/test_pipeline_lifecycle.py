@@ -151,8 +151,8 @@ def test_a_hand_over_by_the_trip_or_the_empty_pile_is_not_flagged_unfinished():
     assert t.life.pending.termination is Termination.SOURCE_ENDED and t.life.pending.flags == ()
     t = Table()
     t.show(times=3)
-    t.life.end_of_source(t.index - 1)  # nobody played yet
-    assert t.life.pending.flags == ()
+    assert t.life.end_of_source(t.index - 1) == []  # nobody played yet: nothing to confirm
+    assert t.life.pending is None
 
 
 def test_a_correction_of_the_pending_hand_settles_its_flags():
@@ -182,3 +182,42 @@ def test_a_replay_that_ends_on_a_cleared_table_reports_the_last_hand():
     assert out["hand"]["sides"][0]["distance"] == {"25": 0, "50": 0, "75": 0, "100": 6, "200": 2}
     assert len(out["events"]) == 8
     assert out["flags"] == []
+
+
+def test_a_hand_the_cleared_table_made_final_with_open_flags_stays_in_doubt_on_the_display_until_the_next_ends():
+    from vision.layout import TableLayout
+    from vision.pipeline import Pipeline
+
+    class Reader:  # the pipeline's frame reader is not used here
+        pass
+
+    pipeline = Pipeline(Reader(), TableLayout.default(640, 360), goal=1000)  # type: ignore[arg-type]
+    t = Table()
+    t.life = pipeline.lifecycle
+    t.show(column("South", Card.DISTANCE_75, 200, 2), times=5)
+    t.show(times=5)  # cleared mid-hand: final at once, flagged unfinished
+    doubt = t.life.in_doubt
+    assert doubt is not None and doubt.number == 1 and doubt.final
+    assert [f.reason for f in doubt.flags] == [FlagReason.UNFINISHED]
+    live = pipeline.live_json()
+    assert live["hand"] == 2 and live["in_doubt"]["number"] == 1
+    assert [f["reason"] for f in live["in_doubt"]["flags"]] == ["unfinished"]
+    # it survives a restart with the hand in play
+    again = HandLifecycle.from_state(t.life.to_state(), HandLifecycle(("North", "South"), 1000))
+    assert again.in_doubt == doubt
+    # the next hand ending turns the display to that hand
+    t.show(full_trip(), times=6)
+    assert t.life.pending is not None and t.life.in_doubt is None and pipeline.live_json()["in_doubt"] is None
+
+
+def test_a_hand_confirmed_by_a_person_or_without_flags_is_not_in_doubt():
+    t = Table()
+    t.show(full_trip(), times=6)
+    t.show(times=5)  # a finished hand with no flag, made final by the cleared table
+    assert t.life.finished[0].flags == () and t.life.in_doubt is None
+    t = Table()
+    t.show(column("South", Card.DISTANCE_75, 200, 2), times=5)
+    t.life.end_of_source(t.index - 1)
+    assert t.life.pending.flags
+    t.life.confirm()  # a person looked at it
+    assert t.life.in_doubt is None

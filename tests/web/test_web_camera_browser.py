@@ -47,3 +47,33 @@ def test_a_hand_the_camera_follows_is_confirmed_on_the_page_and_lands_in_the_gam
     finally:
         page.close()
         run.stop()
+
+
+def test_a_hand_cut_short_by_a_cleared_table_goes_into_the_game_and_the_page_asks_for_a_look(tmp_path: Path,
+                                                                                           browser: Any) -> None:
+    """Half a hand, then the table cleared: the hand is final at once (a new one starts), flagged
+    unfinished; the page says it went into the game with the camera in doubt."""
+    import shutil
+
+    seq = render_sequence(tmp_path / "seq", seed=5, frames=90)
+    cut = tmp_path / "cut"
+    (cut / "frames").mkdir(parents=True)
+    (cut / "truth").mkdir()
+    shutil.copy(seq / "layout.json", cut / "layout.json")
+    for k in range(90 + 30):
+        source = k if k < 90 else 0  # the first frame: the table before anyone played
+        shutil.copy(seq / "frames" / f"{source:06d}.jpg", cut / "frames" / f"{k:06d}.jpg")
+        shutil.copy(seq / "truth" / f"{source:06d}.json", cut / "truth" / f"{k:06d}.json")
+    run = CameraRun(tmp_path / "games.sqlite3", cut / "frames", cut, fps=30).start()
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    try:
+        page.goto(run.url + "/")
+        doubt = page.wait_for_selector("#camera-in-doubt", timeout=60_000)
+        assert doubt is not None
+        assert "in doubt" in doubt.inner_text() and "was a distance card missed?" in doubt.inner_text()
+        assert page.query_selector("#pending-hand") is None
+        games = run.get("/api/games").json()
+        assert len(games) == 1 and games[0]["hands"] == 1
+    finally:
+        page.close()
+        run.stop()

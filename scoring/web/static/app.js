@@ -688,7 +688,12 @@ function liveHand(hand) {
   });
   const flags = hand.flags.length ? el("div", { class: "flags", id: "camera-flags", role: "alert" },
     el("h4", {}, t("camera.flags")),
-    el("ul", {}, hand.flags.map((f) => el("li", {}, f.side ? t("camera.flag", { side: f.side, message: f.message }) : f.message)))) : null;
+    flagList(hand.flags)) : null;
+  // A hand the cleared table put into the game while the camera still had doubts: ask for a look at the pad.
+  const doubt = hand.in_doubt && !pending ? el("div", { class: "flags", id: "camera-in-doubt", role: "alert" },
+    el("h4", {}, t("camera.in_doubt", { n: state.game ? state.game.hands.length : hand.in_doubt.number })),
+    flagList(hand.in_doubt.flags),
+    el("p", { class: "help" }, t("camera.in_doubt_help"))) : null;
   let pendingBox = null;
   if (pending) {
     pendingBox = el("div", { class: "pending", id: "pending-hand" },
@@ -706,7 +711,11 @@ function liveHand(hand) {
   return el("div", { class: `live-hand${pending ? " is-pending" : ""}`, id: "live-hand", "data-phase": hand.phase },
     el("h3", { class: "live-title" }, head),
     el("div", { class: "live-sides", style: `--sides:${hand.sides.length}` }, sides),
-    flags, pendingBox, fix);
+    doubt, flags, pendingBox, fix);
+}
+
+function flagList(flags) {
+  return el("ul", {}, flags.map((f) => el("li", {}, f.side ? t("camera.flag", { side: f.side, message: f.message }) : f.message)));
 }
 
 function sideColour(name, fallback) {
