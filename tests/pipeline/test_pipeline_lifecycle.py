@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from scoring.cards import Card
 from scoring.hand import HandRecord
 from vision.lifecycle import HandLifecycle, LifecycleSettings, Phase, Termination
@@ -166,7 +168,8 @@ def test_a_correction_of_the_pending_hand_settles_its_flags():
     assert t.life.pending.corrected and t.life.state.flags == ()
 
 
-def test_a_replay_that_ends_on_a_cleared_table_reports_the_last_hand():
+def piped_table() -> tuple[Any, Table]:
+    """A table whose lifecycle is a pipeline's (fed observations, its frame reader unused)."""
     from vision.layout import TableLayout
     from vision.pipeline import Pipeline
 
@@ -176,6 +179,11 @@ def test_a_replay_that_ends_on_a_cleared_table_reports_the_last_hand():
     pipeline = Pipeline(Reader(), TableLayout.default(640, 360), goal=1000)  # type: ignore[arg-type]
     t = Table()
     t.life = pipeline.lifecycle
+    return pipeline, t
+
+
+def test_a_replay_that_ends_on_a_cleared_table_reports_the_last_hand():
+    pipeline, t = piped_table()
     t.show(full_trip("North"), times=6)
     t.show(times=8)
     out = pipeline.replay_json()
@@ -185,15 +193,7 @@ def test_a_replay_that_ends_on_a_cleared_table_reports_the_last_hand():
 
 
 def test_a_hand_the_cleared_table_made_final_with_open_flags_stays_in_doubt_on_the_display_until_the_next_ends():
-    from vision.layout import TableLayout
-    from vision.pipeline import Pipeline
-
-    class Reader:  # the pipeline's frame reader is not used here
-        pass
-
-    pipeline = Pipeline(Reader(), TableLayout.default(640, 360), goal=1000)  # type: ignore[arg-type]
-    t = Table()
-    t.life = pipeline.lifecycle
+    pipeline, t = piped_table()
     t.show(column("South", Card.DISTANCE_75, 200, 2), times=5)
     t.show(times=5)  # cleared mid-hand: final at once, flagged unfinished
     doubt = t.life.in_doubt
