@@ -30,6 +30,11 @@ from vision.observations import FrameObservations, Observation
 WHOLE_SHARE = 0.93
 """A box at least this share of the longest one a nearby card was seen with shows a whole card (a box
 cut short by a hand over a card, 50 of 64 px, does not)."""
+LONGEST_RISE = 0.3
+"""A counted card's longest side rises this share of the way to a longer box each time one is seen: the
+card's size is learnt in a few frames, while one box a little too long (the card still in the hand, a
+shadow along an edge: 56 px for a card seen at 48–52) does not make every later whole box of its column
+look cut short (replayed hand 60008: the next 25 waited to the end of the hand)."""
 
 CAMERA_SHIFT_CARDS = 4
 """The camera's shift in a frame is followed when it brings at least this many cards seen (and two more
@@ -280,7 +285,8 @@ class _Slot:
     counted: bool
     confidence: float
     longest: float = 0.0
-    """The longest box side it was seen with, in pixels (0: not known): the card seen whole."""
+    """The card's side seen whole, in pixels (0: not known): the longest box side it was seen with, each
+    longer box taken a share of the way (:data:`LONGEST_RISE`)."""
     votes: int = 0
     """Frames in which it was seen before it was counted."""
     seen: int = 0
@@ -420,7 +426,7 @@ class HandTracker:
             for i, j in left.pairs:
                 slots[j].anchor = slots[j].anchor + s.place_smoothing * (points[i] - slots[j].anchor)
                 slots[j].last_seen = frame.index
-                slots[j].longest = max(slots[j].longest, obs[i].length or 0.0)
+                slots[j].longest = _longest_after(slots[j].longest, obs[i].length or 0.0)
                 if (obs[i].length or 0.0) >= WHOLE_SHARE * slots[j].longest:
                     slots[j].home = slots[j].anchor.copy()
                 slots[j].seen += 1
@@ -864,3 +870,10 @@ def _match(points: list[NDArray[np.float64]], targets: list[NDArray[np.float64]]
         used_p.add(i)
         used_t.add(j)
     return _Matching(pairs, [i for i in range(len(points)) if i not in used_p])
+
+
+def _longest_after(longest: float, length: float) -> float:
+    """A counted card's longest side after a box ``length`` long (see :data:`LONGEST_RISE`)."""
+    if not longest:
+        return length
+    return longest + LONGEST_RISE * (length - longest) if length > longest else longest

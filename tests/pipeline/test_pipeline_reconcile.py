@@ -237,6 +237,19 @@ def test_a_new_card_first_seen_under_the_hand_laying_it_counts_once_seen_whole()
     assert distance(state, "South") == {100: 3} and state.events[-1].frame == 5
 
 
+def test_one_box_too_long_does_not_make_the_next_whole_card_of_a_column_look_cut_short():
+    """Replayed hand 60008: a 25 seen at 48–52 px was boxed 56 px long in one frame; the next 25, laid a
+    tight step past it and hiding it, was seen whole (50 px) but less than 0.93 of 56, so it waited as a
+    box maybe cut short by a hand until the hand ended, uncounted."""
+    s = Stream()
+    first = card("North", Card.DISTANCE_25, 100, length=LENGTH)
+    s.show(first, times=5)
+    s.show(card("North", Card.DISTANCE_25, 100, length=LENGTH * 1.12))  # one box a little too long
+    s.show(first, times=10)
+    state = s.show(card("North", Card.DISTANCE_25, 100, dy=-TIGHT_STEP, length=LENGTH * 0.985), times=5)
+    assert distance(state, "North") == {25: 2} and [e.frame for e in state.events] == [0, 16]
+
+
 def test_a_box_across_two_strips_of_a_column_is_not_a_card():
     """The detector boxed the seam of two strips of 50s, half a step from each, in most frames: read as
     a 50 beside them, it was counted as another one (replayed hand 50002)."""
