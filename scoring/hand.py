@@ -326,7 +326,7 @@ def _parse_distance(raw: object, side: str) -> dict[int, int]:
     counts: dict[int, int] = {}
     for key, n in raw.items():
         text = str(key)
-        km = int(text) if text.isdigit() and len(text) <= 4 else None
+        km = int(text) if text.isascii() and text.isdigit() and len(text) <= 4 else None  # not ², not ٢٥
         if km not in DISTANCE_VALUES or km is None:
             raise MalformedHandError(
                 f"unknown distance value {text!r} (values are 25, 50, 75, 100, 200)", side=side, field=f"distance.{text}"

@@ -16,8 +16,9 @@ import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,7 @@ from scoring.game import Game, GameSetup
 from scoring.hand import HandRecord
 from scoring.score import ITEM_NAMES
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 _MIGRATIONS: dict[int, str] = {
     1: """
@@ -63,8 +64,52 @@ _MIGRATIONS: dict[int, str] = {
         updated_at TEXT NOT NULL
     );
     """,
+    3: """
+    CREATE TABLE requests (
+        key TEXT PRIMARY KEY,
+        fingerprint TEXT NOT NULL,
+        at TEXT NOT NULL,
+        status INTEGER,
+        headers TEXT,
+        body BLOB
+    );
+    CREATE INDEX requests_by_time ON requests (at);
+    """,
 }
 """Schema migrations: version → SQL that brings version-1 to it."""
+
+
+SYNCHRONOUS = "FULL"
+"""SQLite syncs the log to disk at every commit, so a hand acknowledged survives the plug being pulled
+(NORMAL, the WAL default, may lose the last commits then); it costs one fsync per change (see bench_hardening)."""
+
+REQUEST_KEPT_DAYS = 2
+"""How long an ``Idempotency-Key`` and its answer are kept for a client's retry."""
+
+
+@dataclass(frozen=True)
+class IdempotentRequest:
+    """The write being served under an ``Idempotency-Key``: stored with the change, in its transaction."""
+
+    key: str
+    fingerprint: str
+    """A digest of the method, path and body: the same key with another request is refused."""
+
+
+@dataclass(frozen=True)
+class StoredAnswer:
+    """What a request under an ``Idempotency-Key`` did: its fingerprint and, once sent, its answer."""
+
+    fingerprint: str
+    status: int | None
+    """``None`` when the change was committed but the answer never stored (the power went in between)."""
+    headers: list[tuple[str, str]]
+    body: bytes
+
+
+CURRENT_REQUEST: ContextVar[IdempotentRequest | None] = ContextVar("borne_idempotent_request", default=None)
+"""Set by the web server around a write carrying an ``Idempotency-Key``; every write transaction records it,
+so a change and the key that made it are committed together or not at all."""
 
 
 def default_db_path() -> Path:
@@ -122,7 +167,7 @@ class GameStore:
         self._lock = threading.RLock()
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=10.0)
         self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute(f"PRAGMA synchronous={SYNCHRONOUS}")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._migrate()
 
@@ -161,6 +206,41 @@ class GameStore:
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield self._db
+                request = CURRENT_REQUEST.get()
+                if request is not None:
+                    self._db.execute("INSERT OR IGNORE INTO requests (key, fingerprint, at) VALUES (?, ?, ?)",
+                                     (request.key, request.fingerprint, _now()))
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    # -- answers to retried requests (Idempotency-Key) ----------------------------
+
+    def stored_answer(self, *, key: str) -> StoredAnswer | None:
+        """What the request with ``key`` did, or ``None`` when no request had that key."""
+        with self._lock:
+            row = self._db.execute("SELECT fingerprint, status, headers, body FROM requests WHERE key = ?",
+                                   (key,)).fetchone()
+        if row is None:
+            return None
+        headers = [(str(k), str(v)) for k, v in json.loads(row[2])] if row[2] else []
+        return StoredAnswer(fingerprint=row[0], status=row[1], headers=headers, body=bytes(row[3] or b""))
+
+    def store_answer(self, *, request: IdempotentRequest, status: int, headers: list[tuple[str, str]],
+                     body: bytes) -> None:
+        """Keep the answer to ``request`` for its retries; forgets answers older than REQUEST_KEPT_DAYS."""
+        cutoff = (datetime.now(UTC) - timedelta(days=REQUEST_KEPT_DAYS)).isoformat(timespec="seconds")
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.execute(
+                    "INSERT INTO requests (key, fingerprint, at, status, headers, body) VALUES (?, ?, ?, ?, ?, ?) "
+                    "ON CONFLICT(key) DO UPDATE SET status = excluded.status, headers = excluded.headers, "
+                    "body = excluded.body",
+                    (request.key, request.fingerprint, _now(), status, json.dumps(headers), body),
+                )
+                self._db.execute("DELETE FROM requests WHERE at < ?", (cutoff,))
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
@@ -388,10 +468,23 @@ class GameStore:
             for side in score.sides:
                 items = side.items.to_json()
                 writer.writerow(
-                    [number, side.side, hand.side(side.side).km, *(items[n] for n in ITEM_NAMES),
+                    [number, csv_text(side.side), hand.side(side.side).km, *(items[n] for n in ITEM_NAMES),
                      side.total, totals[side.side]]
                 )
         return out.getvalue()
+
+
+CSV_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""A spreadsheet reads a cell starting with one of these as a formula (``=HYPERLINK(...)``)."""
+
+
+def csv_text(text: str) -> str:
+    """A name as a CSV cell that a spreadsheet shows as text, never runs as a formula (OWASP's advice).
+
+    >>> csv_text("=HYPERLINK(1)"), csv_text("@SUM(A1)"), csv_text("Ana & Cleo")
+    ("'=HYPERLINK(1)", "'@SUM(A1)", 'Ana & Cleo')
+    """
+    return "'" + text if text.startswith(CSV_FORMULA_STARTS) else text
 
 
 def game_document(stored: StoredGame) -> dict[str, Any]:

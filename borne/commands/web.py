@@ -14,7 +14,17 @@ def add_server_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; 0.0.0.0 for the LAN)")
     p.add_argument("--port", type=int, default=8000, help="TCP port (default 8000)")
     p.add_argument("--token", default=None,
-                   help="the table's token that writes need (default: $BORNE_TOKEN, else a new one printed at start)")
+                   help="the table's token that writes need (default: --token-file, else $BORNE_TOKEN, else a new one "
+                   "printed at start); other users of the machine can read it in `ps`: prefer BORNE_TOKEN or --token-file")
+    p.add_argument("--token-file", default=None, metavar="PATH",
+                   help="read the token from the first line of PATH (kept out of `ps`)")
+    p.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
+                   help="also answer to this Host name (a DNS name of this machine, a reverse proxy's); repeatable. "
+                   "Loopback, IP addresses, this machine's names and --host are always allowed")
+    p.add_argument("--max-streams", type=int, default=None, metavar="N",
+                   help="live-update streams open at once, in all (default 200); past it pages poll instead")
+    p.add_argument("--max-streams-per-client", type=int, default=None, metavar="N",
+                   help="live-update streams open at once per client address (default 8)")
     p.add_argument("--db", default=None, metavar="PATH",
                    help="the SQLite file of the games (default: borne/borne.sqlite3 in the user's data folder)")
 
@@ -32,13 +42,26 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def settings_from(args: argparse.Namespace) -> tuple[WebSettings, bool]:
     """The server's settings from ``--host/--port/--token/--db`` (``borne run`` reuses it); True if the token is new."""
-    from scoring.web.settings import WebSettings
+    from pydantic import ValidationError
+
+    from borne.commands import CommandError
+    from scoring.web.settings import TokenFileError, WebSettings
 
     host: str = args.host
     port: int = args.port
     token: str | None = args.token
     db: str | None = args.db
-    resolved: tuple[WebSettings, bool] = WebSettings.resolve(host=host, port=port, token=token, db_path=db)
+    try:
+        resolved: tuple[WebSettings, bool] = WebSettings.resolve(
+            host=host, port=port, token=token, db_path=db, token_file=args.token_file,
+            allowed_hosts=tuple(args.allowed_host), max_streams=args.max_streams,
+            max_streams_per_client=args.max_streams_per_client,
+        )
+    except TokenFileError as e:
+        raise CommandError(str(e)) from None
+    except ValidationError as e:
+        problem = e.errors()[0]
+        raise CommandError(f"--{str(problem['loc'][0]).replace('_', '-')}: {problem['msg']}") from None
     return resolved
 
 
@@ -53,7 +76,7 @@ def _serve(args: argparse.Namespace) -> int:
     def announce(url: str) -> None:
         print(f"Borne is serving the score display on {url}/", flush=True)
         print(f"Games are kept in {settings.db_path}", flush=True)
-        note = "  (new; set your own with --token or BORNE_TOKEN)" if generated else ""
+        note = "  (new; set your own with BORNE_TOKEN or --token-file)" if generated else ""
         print(f"Token for changes: {settings.token}{note}", flush=True)
 
     try:

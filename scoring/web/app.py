@@ -17,8 +17,11 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from scoring.storage import GameStore
-from scoring.web.errors import install_error_handlers
+from scoring.web.errors import SafeJSONResponse, install_error_handlers
 from scoring.web.events import Broadcaster
+from scoring.web.gate import Gate, HostCheck
+from scoring.web.headers import SecurityHeaders
+from scoring.web.idempotency import IdempotentWrites
 from scoring.web.routers import ALL
 from scoring.web.settings import WebSettings
 
@@ -44,17 +47,58 @@ def create_app(settings: WebSettings, *, store: GameStore | None = None) -> Fast
             if owns_store:
                 app.state.store.close()
 
-    app = FastAPI(title="Borne", version="0.1.0", description=DESCRIPTION, lifespan=lifespan)
+    # /docs is the package's own page (pages.py): FastAPI's loads Swagger UI from a CDN
+    app = FastAPI(title="Borne", version="0.1.0", description=DESCRIPTION, lifespan=lifespan, docs_url=None,
+                  redoc_url=None, default_response_class=SafeJSONResponse)
     app.state.settings = settings
     app.state.store = store if store is not None else GameStore(settings.db_path)
-    app.state.broadcaster = Broadcaster()
+    app.state.broadcaster = Broadcaster(max_streams=settings.max_streams,
+                                        max_streams_per_client=settings.max_streams_per_client)
     app.state.camera = None  # borne run sets a CameraState
     install_error_handlers(app)
     for router in ALL:
         app.include_router(router)
     static = resources.files("scoring.web").joinpath("static")
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
+    app.mount("/docs-assets", StaticFiles(directory=str(resources.files("fastapi_offline").joinpath("static"))),
+              name="docs-assets")
+    # outermost last: headers on every answer, then host, size and token before anything reads the body
+    app.add_middleware(IdempotentWrites, store=lambda: app.state.store)
+    app.add_middleware(Gate, token=settings.token, max_body_bytes=settings.max_body_bytes,
+                       hosts=HostCheck([settings.host, *settings.allowed_hosts]))
+    app.add_middleware(SecurityHeaders)
     return app
+
+
+OPEN_FILES_WANTED = 4096
+"""The open-files limit asked for at start-up (up to the hard limit): every connection and stream holds one."""
+
+
+def raise_open_files_limit() -> int:
+    """Raise this process's soft open-files limit towards OPEN_FILES_WANTED; returns the limit in force."""
+    try:
+        import resource
+    except ImportError:  # not on Windows
+        return OPEN_FILES_WANTED
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = OPEN_FILES_WANTED if hard == resource.RLIM_INFINITY else min(OPEN_FILES_WANTED, hard)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+            soft = wanted
+        except (ValueError, OSError):
+            pass
+    return soft
+
+
+def connection_limit(settings: WebSettings, open_files: int) -> int:
+    """Connections served at once (past it uvicorn answers 503): every stream, plus room for the pages' requests,
+    kept under the open-files limit so that the accept loop never runs out of files.
+
+    >>> connection_limit(WebSettings(token="t", db_path=":memory:"), 1024)
+    400
+    """
+    return max(16, min(settings.max_streams + 200, open_files - 64))
 
 
 def serve(settings: WebSettings, *, app: FastAPI | None = None,
@@ -63,8 +107,9 @@ def serve(settings: WebSettings, *, app: FastAPI | None = None,
     import uvicorn
 
     app = app or create_app(settings)
+    limit = connection_limit(settings, raise_open_files_limit())
     config = uvicorn.Config(app, host=settings.host, port=settings.port, log_level="warning",
-                            timeout_graceful_shutdown=1, access_log=False)
+                            timeout_graceful_shutdown=1, access_log=False, limit_concurrency=limit)
     server = uvicorn.Server(config)
     if announce is not None:
         original = server.startup

@@ -13,6 +13,15 @@ from scoring.web.events import Broadcaster
 from scoring.web.settings import WebSettings
 
 
+def is_ascii_number(text: str, *, max_digits: int) -> bool:
+    """Only 0-9: ``str.isdigit`` also takes ``²`` (which ``int`` refuses) and ``١`` or ``１`` (which it reads).
+
+    >>> [is_ascii_number(t, max_digits=3) for t in ("12", "²", "１", "1234", "")]
+    [True, False, False, False, False]
+    """
+    return 0 < len(text) <= max_digits and text.isascii() and text.isdigit()
+
+
 def get_store(request: Request) -> GameStore:
     store: GameStore = request.app.state.store
     return store
@@ -50,7 +59,7 @@ def expected_revision(
     """The revision a client edited, from ``If-Match`` or ``?revision=``; ``None`` when not given."""
     if if_match is not None and if_match.strip() not in ("", "*"):
         text = if_match.strip().removeprefix("W/").strip('"')
-        if not text.isdigit():
+        if not is_ascii_number(text, max_digits=12):
             raise HTTPException(422, [{"loc": ["header", "If-Match"], "msg": "the revision is a whole number",
                                        "type": "value_error"}])
         return int(text)
@@ -72,13 +81,13 @@ Author = Annotated[str, Depends(get_author)]
 
 def game_id_param(game_id: Annotated[str, Path(description="The game's id.")]) -> int:
     """The game id of the path; anything that is not an id is an unknown game (404), like an id not stored."""
-    if not game_id.isdigit() or len(game_id) > 12:
+    if not is_ascii_number(game_id, max_digits=12):
         raise GameNotFoundError(f"there is no game {game_id[:40]}")
     return int(game_id)
 
 
 def hand_number_param(number: Annotated[str, Path(description="The hand's 1-based number.")]) -> int:
-    if not number.isdigit() or len(number) > 6:
+    if not is_ascii_number(number, max_digits=6):
         raise HandNotFoundError(f"there is no hand {number[:40]}")
     return int(number)
 

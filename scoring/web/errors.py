@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
 from fastapi import FastAPI, Request
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from scoring.errors import (
@@ -19,6 +23,37 @@ from scoring.errors import (
 )
 from scoring.web.zones import InvalidLayoutError, NoLayoutToRestoreError
 
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+class SafeJSONResponse(JSONResponse):
+    """JSON that always encodes: a lone surrogate (``"\\ud800"`` in the request) becomes U+FFFD.
+
+    Python's ``json`` reads ``"x\\ud800y"`` into a string that UTF-8 cannot encode; echoing it back
+    would otherwise fail with a 500.
+    """
+
+    def render(self, content: Any) -> bytes:
+        text = json.dumps(content, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+        return LONE_SURROGATE.sub("\ufffd", text).encode("utf-8")
+
+
+ECHO_LIMIT = 80
+"""Characters of an offending value a 422 repeats; the rest of the body is never echoed."""
+
+
+def echoed_input(value: Any) -> Any:
+    """What a 422 repeats of the offending value: a short scalar as it came, a long text cut, a list or object not.
+
+    >>> echoed_input(7), echoed_input("x" * 100)[-3:], echoed_input({"sides": ["A"] * 1000})
+    (7, 'x…', None)
+    """
+    if value is None or isinstance(value, bool | int | float):
+        return value
+    if isinstance(value, str):
+        return value if len(value) <= ECHO_LIMIT else value[:ECHO_LIMIT] + "…"
+    return None
+
 
 def hand_error_detail(error: HandError) -> dict[str, Any]:
     """One entry in FastAPI's 422 shape, plus the core's ``side`` and ``field``."""
@@ -29,10 +64,21 @@ def hand_error_detail(error: HandError) -> dict[str, Any]:
 
 
 def _json(status: int, message: str, detail: Any = None, **extra: Any) -> JSONResponse:
-    return JSONResponse({"detail": detail if detail is not None else message, "message": message, **extra}, status_code=status)
+    return SafeJSONResponse({"detail": detail if detail is not None else message, "message": message, **extra}, status_code=status)
 
 
 def install_error_handlers(app: FastAPI) -> None:
+    async def invalid_request(_: Request, e: Exception) -> JSONResponse:
+        assert isinstance(e, RequestValidationError)
+        errors = []
+        for error in e.errors():
+            entry = {k: v for k, v in error.items() if k not in ("input", "ctx", "url")}
+            entry["input"] = echoed_input(error.get("input"))
+            errors.append(entry)
+        first = errors[0] if errors else {"msg": "invalid request"}
+        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
+        return _json(422, f"{where}: {first['msg']}" if where else str(first["msg"]), jsonable_encoder(errors))
+
     async def hand_error(_: Request, e: Exception) -> JSONResponse:
         assert isinstance(e, HandError)
         return _json(422, str(e), [hand_error_detail(e)])
@@ -56,6 +102,7 @@ def install_error_handlers(app: FastAPI) -> None:
     async def conflict(_: Request, e: Exception) -> JSONResponse:
         return _json(409, str(e))
 
+    app.add_exception_handler(RequestValidationError, invalid_request)
     app.add_exception_handler(HandError, hand_error)
     app.add_exception_handler(SetupError, setup_error)
     app.add_exception_handler(UnknownRulesError, setup_error)

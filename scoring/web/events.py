@@ -57,11 +57,17 @@ class LiveHandEvent:
 Event = GameEvent | LiveHandEvent
 
 
+class TooManyStreamsError(Exception):
+    """Opening one more stream would pass the cap, in all or for this client; the page polls instead."""
+
+
 @dataclass(eq=False)
 class Subscription:
     """One open event stream; ``game_id`` ``None`` follows every game."""
 
     game_id: int | None
+    client: str = ""
+    """The client's address, for the per-client cap."""
     queue: asyncio.Queue[tuple[int, Event] | None] = field(
         default_factory=lambda: asyncio.Queue(maxsize=SUBSCRIBER_QUEUE_SIZE)
     )
@@ -74,7 +80,10 @@ class Subscription:
 class Broadcaster:
     """Fans events out to subscribers. ``publish`` may be called from any thread."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, max_streams: int = 200, max_streams_per_client: int = 8) -> None:
+        self.max_streams = max_streams
+        """Open streams in all; each holds a connection, that is an open file of the server."""
+        self.max_streams_per_client = max_streams_per_client
         self._subscribers: set[Subscription] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._seq = itertools.count(1)
@@ -88,8 +97,13 @@ class Broadcaster:
     def subscriber_count(self) -> int:
         return len(self._subscribers)
 
-    def subscribe(self, game_id: int | None) -> Subscription:
-        sub = Subscription(game_id=game_id)
+    def subscribe(self, game_id: int | None, *, client: str = "") -> Subscription:
+        """A new stream. :raises TooManyStreamsError: the cap in all or for ``client`` is reached."""
+        if len(self._subscribers) >= self.max_streams:
+            raise TooManyStreamsError(f"the display has {self.max_streams} live streams open, its most")
+        if client and sum(1 for s in self._subscribers if s.client == client) >= self.max_streams_per_client:
+            raise TooManyStreamsError(f"{client} has {self.max_streams_per_client} live streams open, its most")
+        sub = Subscription(game_id=game_id, client=client)
         self._subscribers.add(sub)
         return sub
 

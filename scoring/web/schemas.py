@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 GoalKm = Literal[700, 1000]
 
@@ -43,6 +43,14 @@ class GameCreate(BaseModel):
     goal: GoalKm | None = Field(None, description="700 or 1000 km for every hand.")
     extension: bool | None = Field(None, description="A 700-km game where the first side at 700 may call the extension.")
     name: str = Field("", max_length=80, description="An optional title.")
+
+    @field_validator("name")
+    @classmethod
+    def _printable_name(cls, name: str) -> str:
+        # like a side's name: no NUL, no escape sequences, no right-to-left override turning a title around
+        if not name.isprintable():
+            raise ValueError("a title cannot hold control characters")
+        return name
 
     @model_validator(mode="after")
     def _sides_or_players(self) -> GameCreate:

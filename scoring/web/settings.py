@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import secrets
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -23,27 +24,77 @@ class WebSettings(BaseModel):
     db_path: Path = Field(description="The SQLite file holding the games.")
     language: str = Field("en", pattern=r"^[a-z]{2}(-[A-Z]{2})?$", description="Interface strings file (strings/LANG.json).")
     sse_keepalive_s: float = Field(15.0, gt=0, description="Seconds between keep-alive comments on an idle event stream.")
+    allowed_hosts: tuple[str, ...] = Field(
+        (), description="Host names the display answers to besides loopback, this machine's names, --host and IP "
+        "addresses (a name in DNS that points here, a reverse proxy's). Any other Host header gets 400.")
+    max_body_bytes: int = Field(
+        64 * 1024, ge=1024, le=16 * 1024 * 1024,
+        description="Largest request body taken (a hand is a few hundred bytes); larger ones get 413 unread.")
+    max_streams: int = Field(
+        200, ge=1, le=10_000,
+        description="Open event streams in all; past it a new one gets 503 and the page polls instead. "
+        "Each stream holds a connection (one open file); raising it needs a higher open-files limit.")
+    max_streams_per_client: int = Field(
+        8, ge=1, le=10_000, description="Open event streams per client address (a phone's tabs); past it 503.")
 
     @classmethod
     def resolve(
-        cls, *, host: str, port: int, token: str | None, db_path: str | os.PathLike[str] | None
+        cls, *, host: str, port: int, token: str | None, db_path: str | os.PathLike[str] | None,
+        token_file: str | os.PathLike[str] | None = None, **limits: Any,
     ) -> tuple[WebSettings, bool]:
         """Settings from command-line values, the environment and defaults.
 
-        Returns the settings and whether the token was generated (so the caller prints it).
+        The token comes from ``token``, else the first line of ``token_file``, else ``$BORNE_TOKEN``, else
+        a new one. Returns the settings and whether the token was generated (so the caller prints it).
+
+        :raises TokenFileError: the token file cannot be read or holds no token.
         """
         from scoring.storage import default_db_path
 
         generated = False
-        chosen = token or os.environ.get(TOKEN_ENV) or ""
+        chosen = token or (read_token_file(Path(token_file)) if token_file else "") or os.environ.get(TOKEN_ENV) or ""
         if not chosen:
             chosen = new_token()
             generated = True
         path = Path(db_path) if db_path else default_db_path()
-        return cls(host=host, port=port, token=chosen, db_path=path, language="en", sse_keepalive_s=15.0), generated
+        settings = cls(host=host, port=port, token=chosen, db_path=path, language="en", sse_keepalive_s=15.0,
+                       **{k: v for k, v in limits.items() if v is not None})
+        return settings, generated
+
+
+class TokenFileError(ValueError):
+    """The token file cannot be read, or its first line is empty."""
+
+
+def read_token_file(path: Path) -> str:
+    """The token on the first line of ``path`` (kept out of ``ps``, unlike ``--token``).
+
+    :raises TokenFileError: naming the file.
+    """
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as e:
+        raise TokenFileError(f"cannot read the token file {path}: {getattr(e, 'strerror', None) or e}") from None
+    token = lines[0].strip() if lines else ""
+    if not token:
+        raise TokenFileError(f"the token file {path} is empty; put the token on its first line")
+    return token
+
+
+TOKEN_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+"""31 characters, none that a person reads as another (no i, l, o, 0, 1): about 4.95 bits each."""
+
+TOKEN_GROUPS = 3
+TOKEN_GROUP_LENGTH = 5
+"""Three groups of five: 15 characters, about 74 bits, typed as ``k7mqx-2pt9r-hw4cz``."""
 
 
 def new_token() -> str:
-    """A short token a person can type on a phone: 8 characters, no look-alikes."""
-    alphabet = "abcdefghjkmnpqrstuvwxyz23456789"
-    return "".join(secrets.choice(alphabet) for _ in range(8))
+    """A token a person can still type on a phone, hard to guess even at thousands of tries a second.
+
+    >>> t = new_token()
+    >>> len(t), t.count("-"), all(c in TOKEN_ALPHABET for c in t.replace("-", ""))
+    (17, 2, True)
+    """
+    return "-".join("".join(secrets.choice(TOKEN_ALPHABET) for _ in range(TOKEN_GROUP_LENGTH))
+                    for _ in range(TOKEN_GROUPS))

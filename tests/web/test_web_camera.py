@@ -59,13 +59,13 @@ def client_and_desk(tmp_path: Path) -> Any:
     desk = FakeDesk(camera, app.state.store, app.state.broadcaster)
     camera.desk = desk
     app.state.camera = camera
-    with TestClient(app) as client:
+    with TestClient(app, base_url="http://localhost") as client:
         publish_hand(camera, live_hand(desk.pending), store=app.state.store, broadcaster=app.state.broadcaster)
         yield client, desk, camera
 
 
 def test_without_a_camera_the_status_says_so_and_the_rest_is_404(tmp_path: Path) -> None:
-    with TestClient(create_app(WebSettings(token="t", db_path=tmp_path / "g.db"))) as client:
+    with TestClient(create_app(WebSettings(token="t", db_path=tmp_path / "g.db")), base_url="http://localhost") as client:
         status = client.get("/api/camera").json()
         assert status["camera"] is False and status["message"] == "no camera"
         assert client.get("/api/camera/frame.jpg").status_code == 404

@@ -77,14 +77,14 @@ def test_settings_take_the_token_from_the_environment(monkeypatch: pytest.Monkey
     assert settings.token == "secret" and not generated
     monkeypatch.delenv("BORNE_TOKEN")
     settings, generated = WebSettings.resolve(host="127.0.0.1", port=0, token=None, db_path=tmp_path / "g.db")
-    assert generated and len(settings.token) == 8
+    assert generated and len(settings.token.replace("-", "")) == 15  # about 74 bits, in three groups
     settings, _ = WebSettings.resolve(host="127.0.0.1", port=0, token="given", db_path=tmp_path / "g.db")
     assert settings.token == "given"
 
 
 def test_in_process_app_serves_the_strings_and_an_empty_list(tmp_path: Path) -> None:
     app = create_app(WebSettings(token="t", db_path=tmp_path / "g.db"))
-    with TestClient(app) as client:
+    with TestClient(app, base_url="http://localhost") as client:
         assert client.get("/api/games").json() == []
         assert client.get("/api/strings").json()["items"]["coups_fourres"] == "Coups fourrés"
         r = client.post("/api/games", json={"sides": ["A", "B"]}, headers={"Authorization": "Bearer t"})

@@ -24,6 +24,12 @@ def setup_page() -> HTMLResponse:
     return HTMLResponse(_shell())
 
 
+@router.get("/docs", response_class=HTMLResponse)
+def api_docs() -> HTMLResponse:
+    """Swagger UI served from the package (``fastapi-offline``'s copy), started by ``static/docs.js``."""
+    return HTMLResponse(resources.files("scoring.web").joinpath("static/docs.html").read_text(encoding="utf-8"))
+
+
 @router.get("/games/{game_id}", response_class=HTMLResponse)
 def game_page(game_id: int) -> HTMLResponse:
     return HTMLResponse(_shell())

@@ -79,9 +79,16 @@ class ApiError extends Error {
   }
 }
 
-async function api(method, path, body, { revision } = {}) {
+// One key per entry, sent with each try of it: a retry after a dropped connection is not stored twice.
+// (crypto.randomUUID needs https; getRandomValues works on a plain-http LAN address too.)
+function newIdempotencyKey() {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+async function api(method, path, body, { revision, idempotencyKey } = {}) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (idempotencyKey) headers["Idempotency-Key"] = idempotencyKey;
   if (method !== "GET") {
     const token = localStorage.getItem(TOKEN_KEY);
     if (token) headers.Authorization = `Bearer ${token}`;
@@ -100,6 +107,7 @@ async function api(method, path, body, { revision } = {}) {
 
 // A write: asks for the token when there is none or it is refused, then tries once more.
 async function write(method, path, body, options) {
+  options = { idempotencyKey: newIdempotencyKey(), ...options };
   if (!localStorage.getItem(TOKEN_KEY)) await askToken();
   try {
     return await api(method, path, body, options);
@@ -150,15 +158,22 @@ function explain(e) {
 // ---------------------------------------------------------------------------- live updates
 
 let source = null;
+let eventsRetryMs = 1000;
 function connectEvents() {
   if (source) source.close();
   source = new EventSource("/api/events");
-  source.addEventListener("hello", () => { setLive(true); refresh(); });
+  source.addEventListener("hello", () => { eventsRetryMs = 1000; setLive(true); refresh(); });
   source.addEventListener("game", (ev) => onGameEvent(JSON.parse(ev.data)));
   source.addEventListener("camera", (ev) => onLiveHand(JSON.parse(ev.data)));
   source.onerror = () => {
     setLive(false);
-    if (source.readyState === EventSource.CLOSED) setTimeout(connectEvents, 1000);
+    // Refused (the server's streams are all taken: 503) or gone: show the games as they are now and try
+    // again a little later each time, so the page keeps up by polling until a stream is free.
+    if (source.readyState === EventSource.CLOSED) {
+      refresh();
+      setTimeout(connectEvents, eventsRetryMs);
+      eventsRetryMs = Math.min(eventsRetryMs * 2, 5000);
+    }
   };
 }
 
