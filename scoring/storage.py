@@ -182,6 +182,13 @@ class GameStore:
         self.close()
 
     @property
+    def durability(self) -> str:
+        """SQLite's ``synchronous`` setting in force: ``FULL`` syncs every commit to disk (see :data:`SYNCHRONOUS`)."""
+        with self._lock:
+            level: int = self._db.execute("PRAGMA synchronous").fetchone()[0]
+        return ("OFF", "NORMAL", "FULL", "EXTRA")[level]
+
+    @property
     def schema_version(self) -> int:
         version: int = self._db.execute("PRAGMA user_version").fetchone()[0]
         return version

@@ -168,17 +168,17 @@ class Gate:
             await self._reply(send, 400, f"this display does not answer to the host {host[:60]!r}; open it by "
                               "its address, or start it with --allowed-host NAME")
             return
+        if scope["method"] in WRITE_METHODS and scope["path"].startswith("/api/"):
+            refused = self._check_token(scope, headers.get(b"authorization"))
+            if refused is not None:
+                await self._send_all(send, refused)
+                return
         length = headers.get(b"content-length")
         if length is not None and (not length.isdigit() or int(length) > self.max_body_bytes):
             status = 413 if length.isdigit() else 400
             await self._reply(send, status, f"a request body is at most {self.max_body_bytes:,} bytes"
                               if status == 413 else "Content-Length must be a number of bytes")
             return
-        if scope["method"] in WRITE_METHODS and scope["path"].startswith("/api/"):
-            refused = self._check_token(scope, headers.get(b"authorization"))
-            if refused is not None:
-                await self._send_all(send, refused)
-                return
         await self._forward_limited(scope, receive, send)
 
     def _check_token(self, scope: Scope, authorization: bytes | None) -> list[Message] | None:

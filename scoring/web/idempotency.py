@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 from collections.abc import Callable
-from typing import Any
 
 from scoring.storage import CURRENT_REQUEST, GameStore, IdempotentRequest
 from scoring.web.gate import WRITE_METHODS, ASGIApp, Message, Receive, Scope, Send, json_reply
@@ -97,7 +96,8 @@ class IdempotentWrites:
                 await send(m)
             return
 
-        answer: dict[str, Any] = {"status": 0, "headers": [], "body": bytearray()}
+        start: Message = {}
+        chunks: list[bytes] = []
 
         async def replay_receive() -> Message:
             nonlocal body
@@ -105,24 +105,32 @@ class IdempotentWrites:
             body = b""
             return message
 
-        async def capturing_send(message: Message) -> None:
+        async def store_then_send(message: Message) -> None:
+            # the answer is held until it is stored: a client that has it can always have it again
+            nonlocal start
             if message["type"] == "http.response.start":
-                answer["status"] = message["status"]
-                answer["headers"] = [(k.decode("latin-1").lower(), v.decode("latin-1"))
-                                     for k, v in message.get("headers", []) if k.decode("latin-1").lower() in KEPT_HEADERS]
-            elif message["type"] == "http.response.body":
-                answer["body"] += message.get("body", b"")
-            await send(message)
+                start = message
+                return
+            if message["type"] != "http.response.body":
+                await send(message)
+                return
+            chunks.append(message.get("body", b""))
+            if message.get("more_body", False):
+                return
+            status = int(start["status"])
+            if 200 <= status < 300:
+                kept = [(k.decode("latin-1").lower(), v.decode("latin-1")) for k, v in start.get("headers", [])
+                        if k.decode("latin-1").lower() in KEPT_HEADERS]
+                await asyncio.to_thread(store.store_answer, request=request, status=status, headers=kept,
+                                        body=b"".join(chunks))
+            await send(start)
+            await send({"type": "http.response.body", "body": b"".join(chunks)})
 
         token = CURRENT_REQUEST.set(request)
         try:
-            await self.app(scope, replay_receive, capturing_send)
+            await self.app(scope, replay_receive, store_then_send)
         finally:
             CURRENT_REQUEST.reset(token)
-        if 200 <= answer["status"] < 300:
-            await asyncio.to_thread(store.store_answer, request=request, status=answer["status"],
-                                    headers=answer["headers"], body=bytes(answer["body"]))
-
 
 async def read_body(receive: Receive) -> bytes | None:
     """The whole request body (the gate has capped its size), or ``None`` if the client disconnected."""

@@ -63,10 +63,14 @@ class BorneProcess:
 class Server(BorneProcess):
     """A ``borne serve`` subprocess on a free loopback port, restartable on the same database."""
 
-    def __init__(self, db: Path, token: str = TOKEN) -> None:
+    def __init__(self, db: Path, token: str = TOKEN, *, args: tuple[str, ...] | None = None,
+                 env: dict[str, str] | None = None) -> None:
+        """``args`` replace ``--token TOKEN`` on the command line (a token file, limits); ``env`` adds variables."""
         super().__init__()
         self.db = db
         self.token = token
+        self.args = args if args is not None else ("--token", token)
+        self.env = env or {}
         self.output: list[str] = []
 
     @property
@@ -74,10 +78,9 @@ class Server(BorneProcess):
         return {"Authorization": f"Bearer {self.token}"}
 
     def start(self) -> None:
-        env = {k: v for k, v in os.environ.items() if k != "BORNE_TOKEN"}
+        env = {**{k: v for k, v in os.environ.items() if k != "BORNE_TOKEN"}, **self.env}
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "borne", "serve", "--port", str(self.port), "--db", str(self.db),
-             "--token", self.token],
+            [sys.executable, "-m", "borne", "serve", "--port", str(self.port), "--db", str(self.db), *self.args],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
         )
         process = self.process
