@@ -44,6 +44,7 @@ function el(tag, attrs, ...children) {
     if (k === "class") node.className = v;
     else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
     else if (k === "text") node.textContent = v;
+    else if (k === "style") node.style.cssText = v;  // through the CSSOM: the policy refuses style attributes
     else node.setAttribute(k, v === true ? "" : v);
   }
   for (const c of children.flat()) {
@@ -672,9 +673,22 @@ function cameraPanel() {
       cam.message && !cam.ended ? el("span", { class: "muted" }, cam.message) : null,
       el("button", { type: "button", class: "secondary", id: "edit-zones", disabled: cam.has_frame ? null : true,
         onclick: openZoneEditor }, t("zones.edit"))),
+    cam.agent ? el("p", { class: "muted", id: "camera-agent" }, agentLine(cam.agent)) : null,
     cam.too_small ? el("p", { class: "warning", id: "camera-too-small" },
       t("camera.too_small", { px: Math.round(cam.card_px || 0) })) : null,
     el("figure", { class: "camera-picture" }, cam.has_frame ? cameraImage() : el("p", { class: "muted" }, t("camera.no_picture"))));
+}
+
+// A Borne camera agent's own status (borne-cam's /status, fetched by `borne run`): frames, temperature, throttling.
+function agentLine(agent) {
+  if (!agent.reachable) return t("camera.agent_unreachable", { error: agent.error || "" });
+  const up = agent.uptime_s >= 3600 ? `${(agent.uptime_s / 3600).toFixed(1)} h`
+    : agent.uptime_s >= 60 ? `${Math.round(agent.uptime_s / 60)} min` : `${Math.round(agent.uptime_s)} s`;
+  const bits = [t("camera.agent", { frames: fmt(agent.frames), dropped: fmt(agent.dropped), uptime: up })];
+  if (agent.camera !== "ok") bits.push(t("camera.agent_lost"));
+  if (agent.temperature_c != null) bits.push(t("camera.agent_temp", { c: agent.temperature_c.toFixed(1) }));
+  if (agent.throttled_flags && agent.throttled_flags.length) bits.push(t("camera.agent_throttled", { flags: agent.throttled_flags.join(", ") }));
+  return bits.join(" · ");
 }
 
 function liveHand(hand) {
