@@ -13,6 +13,7 @@ from __future__ import annotations
 import hmac
 import json
 import logging
+import socket
 import threading
 import time
 from http import HTTPStatus
@@ -24,6 +25,8 @@ from firmware_cam.agent import Agent
 log = logging.getLogger("borne-cam")
 
 BOUNDARY = "borneframe"
+SEND_BUFFER_BYTES = 256 << 10
+"""The kernel's send buffer per stream client (a 1280 × 720 JPEG is 50-200 kB)."""
 REFUSAL_LOG_EVERY_S = 30.0
 """A client refused for its token is logged once in this long, so a misconfigured client cannot flood the journal."""
 
@@ -50,6 +53,16 @@ class CamServer(ThreadingHTTPServer):
             if len(self._refusals) > 256:  # bounded, whoever knocks
                 self._refusals.clear()
         log.warning("refused a client at %s: %s", client, why)
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        """A client that went away is ordinary (debug); anything else is one line in the journal."""
+        import sys
+
+        error = sys.exc_info()[1]
+        if isinstance(error, ConnectionError | TimeoutError):
+            log.debug("client %s went away: %s", client_address, error)
+        else:
+            log.error("serving %s failed: %s: %s", client_address, type(error).__name__, error)
 
     def shutdown(self) -> None:
         self.stopping.set()
@@ -151,6 +164,8 @@ class CamHandler(BaseHTTPRequestHandler):
     def _stream(self) -> None:
         server, hub = self.server, self.server.agent.hub
         self.connection.settimeout(server.agent.config.server.send_timeout_s)
+        # a small send buffer: the kernel holds a frame or so for a slow client, not seconds of stale ones
+        self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER_BYTES)
         self.send_response(HTTPStatus.OK)
         self.send_header("Content-Type", f"multipart/x-mixed-replace; boundary={BOUNDARY}")
         self.send_header("Cache-Control", "no-store")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import http.client
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -31,6 +32,17 @@ def write_video(path: Path, frames: int = 40, *, size: tuple[int, int] = (320, 2
         image = np.full((h, w, 3), (5 * k) % 256, np.uint8)
         image[:, (4 * k) % w: (4 * k) % w + 4] = 255
         writer.write(image)
+    writer.release()
+    return path
+
+
+def write_noise_video(path: Path, frames: int, *, size: tuple[int, int] = (1280, 720), fps: float = 20.0) -> Path:
+    """Random pictures: each about a megabyte of JPEG, so buffers and queues fill fast."""
+    w, h = size
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), fps, (w, h))
+    noise = np.random.default_rng(1).integers(0, 256, (4, h, w, 3), dtype=np.uint8)
+    for k in range(frames):
+        writer.write(noise[k % 4])
     writer.release()
     return path
 
@@ -147,8 +159,15 @@ def agent(video: Path, tmp_path: Path) -> Iterator[AgentProcess]:
 class StreamReader:
     """Reads ``/stream.mjpg`` part by part: (frame number, JPEG bytes)."""
 
-    def __init__(self, port: int, *, query: str = f"token={CAM_TOKEN}", timeout: float = 5.0) -> None:
+    def __init__(self, port: int, *, query: str = f"token={CAM_TOKEN}", timeout: float = 5.0,
+                 receive_buffer: int | None = None) -> None:
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+        if receive_buffer is not None:  # set before connecting, so the window stays small
+            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+            sock.settimeout(timeout)
+            sock.connect(("127.0.0.1", port))
+            self.conn.sock = sock
         self.conn.request("GET", f"/stream.mjpg?{query}")
         self.response = self.conn.getresponse()
 
@@ -170,4 +189,5 @@ class StreamReader:
         return int(headers["x-frame"]), data
 
     def close(self) -> None:
+        self.response.close()  # the response holds the socket open too
         self.conn.close()
