@@ -14,7 +14,7 @@ import numpy as np
 
 from datasets.art import FACE_SIZE
 from datasets.edition import BACK, FACE_KEYS, Edition, check_name, data_dir, read_rgb, write_edition
-from datasets.errors import CardNotFoundError, EnrolmentError
+from datasets.errors import CardNotFoundError, DuplicateFaceError, EnrolmentError
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
 CARD_ASPECT = 87.0 / 56.0
@@ -95,6 +95,45 @@ def find_card(image: np.ndarray) -> np.ndarray:
     if not cards:
         raise CardNotFoundError("no card found in the picture (photograph it whole, on a contrasting background)")
     return _outer_frame(cards) / scale
+
+
+SCAN_ASPECT = (1.25, 1.85)
+"""Pictures with sides in this ratio may be scans of a card filling them: a card is 87:56 (1.55), and
+publishers' picture files are often cut a little wider (208 × 288, 300 × 410: 1.37–1.39)."""
+SCAN_FILL = 0.8
+"""In such a picture, a card found covering at least this share of it is a frame printed on the card."""
+SCAN_MAX_SIDE = 720
+SCAN_PART = 0.25
+"""A card-shaped picture no longer than :data:`SCAN_MAX_SIDE` in which the card found covers less than
+this share is a scan whose numeral or picture box was taken for a card: a phone photo is larger, and a
+card in it at the distance a photo is taken covers 5–60 % of it."""
+
+
+def looks_like_scan(image: np.ndarray) -> bool:
+    """Whether a picture is a scan or picture file of a card filling it, rather than a photo holding one."""
+    h, w = image.shape[:2]
+    if not SCAN_ASPECT[0] <= max(h, w) / max(min(h, w), 1) <= SCAN_ASPECT[1]:
+        return False
+    try:
+        found = find_card(image)
+    except CardNotFoundError:
+        return True
+    share = cv2.contourArea(found.astype(np.float32)) / (h * w)
+    return bool(share >= SCAN_FILL or (max(h, w) <= SCAN_MAX_SIDE and share < SCAN_PART))
+
+
+def locate_card(image: np.ndarray, *, scan: bool | None = None) -> np.ndarray:
+    """The card's corners in an RGB photo or scan (face order, long side upright).
+
+    A plain scan or picture file of a card fills the image, white or rounded corners and all: its card is
+    the whole picture. ``scan`` says which the picture is; ``None``: :func:`looks_like_scan` decides.
+
+    :raises CardNotFoundError: no card in a photo.
+    """
+    h, w = image.shape[:2]
+    if scan if scan is not None else looks_like_scan(image):
+        return order_corners(np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64))
+    return find_card(image)
 
 
 NESTED_AREA = 1.6
@@ -231,15 +270,46 @@ def enrol_folder(
     missing = [k for k in FACE_KEYS if k != BACK and k not in photos]
     if missing:
         raise EnrolmentError(f"{folder}: no photo for {', '.join(missing)} (files are named by card id, e.g. distance_25.jpg)")
+    pictures = {key: read_rgb(photos[key]) for key in FACE_KEYS if key in photos}
+    # One folder holds one kind of picture: scans, or photos. Most of them say which.
+    scans = sum(looks_like_scan(image) for image in pictures.values()) * 2 >= len(pictures)
     faces: dict[str, np.ndarray] = {}
-    for key in FACE_KEYS:
-        if key not in photos:
-            continue
+    for key, image in pictures.items():
         try:
-            faces[key] = straighten(read_rgb(photos[key]), find_card(read_rgb(photos[key])))
+            faces[key] = straighten(image, locate_card(image, scan=scans))
         except CardNotFoundError as e:
             raise CardNotFoundError(f"{photos[key].name}: {e}") from None
         if progress:
             progress(key)
+    faces = even_out(faces)
+    for a, b in same_faces(faces):
+        raise DuplicateFaceError(f"{photos[a].name} and {photos[b].name} show the same face: each card id needs "
+                                 "a picture of its own card")
     root = out_root if out_root is not None else data_dir() / "editions"
-    return write_edition(root / name, name, even_out(faces), source=f"enrolled from {folder.name}")
+    return write_edition(root / name, name, faces, source=f"enrolled from {folder.name}")
+
+
+SAME_FACE_DIFFERENCE = 20.0
+"""Two straightened faces whose smoothed, normalised grey levels differ by less than this (of about ±150)
+everywhere are one picture given twice (copied, or saved again as JPEG: up to 12 in the test editions;
+two cards told apart by one small corner digit differ by 31). Two photos of one card differ
+more than two cards of a deck told apart by a corner numeral do, so those are left to the reader's
+look-alike warning."""
+
+
+def _normalised_grey(face: np.ndarray) -> np.ndarray:
+    grey = cv2.cvtColor(cv2.resize(face, (200, 311), interpolation=cv2.INTER_AREA), cv2.COLOR_RGB2GRAY)
+    grey = cv2.GaussianBlur(grey.astype(np.float32), (0, 0), 2.0)
+    return (grey - grey.mean()) / (grey.std() + 1.0) * 50.0
+
+
+def same_faces(faces: dict[str, np.ndarray]) -> list[tuple[str, str]]:
+    """Pairs of card ids (not the back) given the same picture."""
+    keys = [k for k in faces if k != BACK]
+    grey = {k: _normalised_grey(faces[k]) for k in keys}
+    pairs = []
+    for i, a in enumerate(keys):
+        for b in keys[i + 1 :]:
+            if float(np.abs(grey[a] - grey[b]).max()) < SAME_FACE_DIFFERENCE:
+                pairs.append((a, b))
+    return pairs

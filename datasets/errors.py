@@ -25,5 +25,9 @@ class CardNotFoundError(EnrolmentError):
     """No card-shaped quadrilateral was found in a photo."""
 
 
+class DuplicateFaceError(EnrolmentError):
+    """Two card ids were given the same face (the same picture twice, or two photos of one card)."""
+
+
 class SceneSpecError(DatasetError):
     """Scene or sequence settings that cannot be rendered (bad size, count, side number)."""

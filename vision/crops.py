@@ -28,14 +28,14 @@ def turns(corners: NDArray[np.floating]) -> list[NDArray[np.float64]]:
     return [np.roll(q, -k, axis=0) for k in range(4)]
 
 
-def cut_card(image: NDArray[np.uint8], corners: NDArray[np.floating]) -> NDArray[np.uint8]:
-    """The box as a ``CROP_HEIGHT × CROP_WIDTH`` BGR patch, ``corners[0]`` at its top left, clockwise."""
+def cut_card(
+    image: NDArray[np.uint8], corners: NDArray[np.floating], *, width: int = CROP_WIDTH, height: int = CROP_HEIGHT
+) -> NDArray[np.uint8]:
+    """The box as a ``height × width`` BGR patch, ``corners[0]`` at its top left, clockwise."""
     q = np.asarray(corners, dtype=np.float32).reshape(4, 2)
-    dst = np.array(
-        [[0, 0], [CROP_WIDTH, 0], [CROP_WIDTH, CROP_HEIGHT], [0, CROP_HEIGHT]], dtype=np.float32
-    )
+    dst = np.array([[0, 0], [width, 0], [width, height], [0, height]], dtype=np.float32)
     # Shrink first when the box is much larger than the patch, so the warp does not alias.
-    span = max(np.linalg.norm(q[3] - q[0]) / CROP_HEIGHT, np.linalg.norm(q[1] - q[0]) / CROP_WIDTH)
+    span = max(np.linalg.norm(q[3] - q[0]) / height, np.linalg.norm(q[1] - q[0]) / width)
     if span > 2.5:
         factor = 2.0 / span
         x0, y0 = np.floor(q.min(axis=0)).astype(int)
@@ -48,6 +48,4 @@ def cut_card(image: NDArray[np.uint8], corners: NDArray[np.floating]) -> NDArray
             q = (q - [x0, y0]) * factor
             image = small
     m = cv2.getPerspectiveTransform(q.astype(np.float32), dst)
-    return cv2.warpPerspective(
-        image, m, (CROP_WIDTH, CROP_HEIGHT), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-    )
+    return cv2.warpPerspective(image, m, (width, height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)

@@ -8,7 +8,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.detector import CardDetector, OnnxCardDetector
-from vision.recogniser import FaceRecogniser
+from vision.recogniser import Recogniser
 from vision.sighting import Sighting
 from vision.tiling import LIVE_TILE_SHARE, STILL_TILE_SHARE, TiledDetector
 
@@ -38,7 +38,7 @@ class FrameReading:
 class FrameReader:
     """Finds every card in a frame and reads the faces of those lying face up."""
 
-    def __init__(self, detector: CardDetector, recogniser: FaceRecogniser) -> None:
+    def __init__(self, detector: CardDetector, recogniser: Recogniser) -> None:
         self.detector = detector
         self.recogniser = recogniser
         self._face_up = detector.class_names.index(FACE_UP_CLASS) if FACE_UP_CLASS in detector.class_names else 0
@@ -51,11 +51,11 @@ class FrameReader:
 
         :raises ModelError: a model is missing or unreadable.
         """
-        from vision.models import detector_path, recogniser_path
+        from vision.models import detector_path, load_recogniser
 
         share = STILL_TILE_SHARE if still else LIVE_TILE_SHARE
         detector = TiledDetector(OnnxCardDetector(detector_path()), tile_share=share)
-        return cls(detector, FaceRecogniser.load(recogniser_path(edition)))
+        return cls(detector, load_recogniser(edition))
 
     def read(self, image: NDArray[np.uint8]) -> FrameReading:
         found = self.detector.detect(image)

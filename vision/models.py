@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from vision.errors import ModelError
+
+if TYPE_CHECKING:
+    from vision.recogniser import Recogniser
 
 GENERIC = "generic"
 DETECTOR_FILE = "detector.onnx"
 RECOGNISER_FILE = "recogniser.npz"
+READER_FILE = "reader.onnx"
+PROTOTYPES_FILE = "prototypes.npz"
 
 
 def models_dir() -> Path:
@@ -36,3 +42,37 @@ def recogniser_path(edition: str) -> Path:
     if not path.is_file():
         raise ModelError(f"{path}: edition {edition!r} has no recogniser (run `borne enrol` or `borne train recogniser`)")
     return path
+
+
+def edition_folder(edition: str) -> Path | None:
+    """An enrolled edition's folder (``None`` for the generic edition)."""
+    if edition == GENERIC:
+        return None
+    from datasets.edition import load_edition
+
+    return load_edition(edition).folder
+
+
+def reader_path() -> Path:
+    return models_dir() / READER_FILE
+
+
+def prototypes_path(edition: str) -> Path:
+    """Where the face reader's prototypes of an edition are: shipped for ``generic``, else in the edition's folder."""
+    folder = edition_folder(edition)
+    return models_dir() / f"prototypes-{GENERIC}.npz" if folder is None else folder / PROTOTYPES_FILE
+
+
+def load_recogniser(edition: str) -> Recogniser:
+    """The recogniser of an edition: the face reader with the edition's prototypes when both exist, else the
+    edition's fitted recogniser of hand-made features.
+
+    :raises ModelError: the edition has neither.
+    """
+    from vision.reader import EditionPrototypes, EmbeddingRecogniser, FaceReader
+    from vision.recogniser import FaceRecogniser
+
+    prototypes = prototypes_path(edition)
+    if prototypes.is_file() and reader_path().is_file():
+        return EmbeddingRecogniser(FaceReader(reader_path()), EditionPrototypes.load(prototypes))
+    return FaceRecogniser.load(recogniser_path(edition))

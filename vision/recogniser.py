@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 import cv2
 import numpy as np
@@ -110,6 +111,15 @@ class Reading:
     confidence: float
     turn: int = 0
     """Quarter turns of the box's corner order under which the face read upright."""
+
+
+class Recogniser(Protocol):
+    """What the frame reader asks of a recogniser: the reading of each box of a frame."""
+
+    @property
+    def edition(self) -> str: ...
+
+    def read(self, image: NDArray[np.uint8], boxes: list[NDArray[np.floating]]) -> list[Reading]: ...
 
 
 @dataclass

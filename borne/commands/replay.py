@@ -50,12 +50,11 @@ def _replay(args: argparse.Namespace) -> int:
         source.fps = args.fps
     before = None
     if args.truth_boxes is not None:
-        from vision.models import recogniser_path
-        from vision.recogniser import FaceRecogniser
+        from vision.models import load_recogniser
         from vision.replay_detector import TruthReplayDetector
 
         detector = TruthReplayDetector(args.truth_boxes)
-        reader = FrameReader(detector, FaceRecogniser.load(recogniser_path(args.edition)))
+        reader = FrameReader(detector, load_recogniser(args.edition))
         before = detector.seek
     else:
         reader = FrameReader.from_models(args.edition)

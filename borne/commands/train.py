@@ -58,6 +58,46 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--models", default="models", help="folder for the generic edition's recogniser")
     p.set_defaults(func=_recogniser)
 
+    p = tsub.add_parser(
+        "reader",
+        help="train the face reader (a small CNN for every edition) and export models/reader.onnx",
+        description="Draw crops of many editions' faces (the generic, the retro and procedural ones) into "
+        "shards, train the face reader's embedding with torch, export it to ONNX and enrol the generic edition "
+        "with it. Re-running the same command resumes: shards already drawn are kept, training goes on from "
+        "its last finished epoch.",
+    )
+    p.add_argument("--editions", type=int, default=300, help="procedural editions besides the generic and retro (default 300)")
+    p.add_argument("--shards", type=int, default=18, help="shards of crops (default 18)")
+    p.add_argument("--shard-size", type=int, default=20_000, help="crops per shard (default 20,000)")
+    p.add_argument("--epochs", type=int, default=6)
+    p.add_argument("--seed", type=int, default=13, help="seed of the crops (default 13)")
+    p.add_argument("--workers", type=int, default=2, help="processes drawing crops (default 2)")
+    p.add_argument("--threads", type=int, default=2, help="torch threads while training (default 2)")
+    p.add_argument("--name", default="reader", help="run name under BUILD/reader/ (default: reader)")
+    p.add_argument("--build", default="build", help="folder for crops and runs (default: build)")
+    p.add_argument("--models", default="models", help="folder for reader.onnx and the generic prototypes")
+    p.set_defaults(func=_reader)
+
+
+def _reader(args: argparse.Namespace) -> int:
+    from borne.commands import CommandError
+
+    try:
+        import torch  # noqa: F401
+    except ModuleNotFoundError:
+        raise CommandError("training needs the train extra: pip install -e '.[train]'") from None
+    from pathlib import Path
+
+    from vision.training.reader_run import ReaderRun
+
+    run = ReaderRun(
+        editions=args.editions, shards=args.shards, shard_size=args.shard_size, epochs=args.epochs, seed=args.seed,
+        workers=args.workers, threads=args.threads, name=args.name, build=Path(args.build), models=Path(args.models),
+    )
+    out = run.train()
+    print(f"wrote {out}")
+    return 0
+
 
 def _recogniser(args: argparse.Namespace) -> int:
     import json

@@ -25,12 +25,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "enrol",
         help="teach Borne a deck edition from one photo per card",
         description="FOLDER holds one photo or scan per card type, named by card id (distance_25.jpg, …, "
-        "driving_ace.png; back.jpg optional). Each card is found and straightened, then a recogniser for the "
-        "edition is fitted on scenes rendered with its faces. Afterwards detect and replay take --edition NAME.",
+        "driving_ace.png; back.jpg optional): a photo holding the card (at an angle, on any background) or a plain "
+        "scan or picture file of the card filling the image. Each card is found and straightened, then the face "
+        "reader learns the edition from views of its faces (a minute; without models/reader.onnx, a recogniser "
+        "of hand-made features is fitted on rendered scenes instead). Afterwards detect and replay take --edition NAME.",
     )
     p.add_argument("folder", metavar="FOLDER")
     p.add_argument("--edition", required=True, metavar="NAME", help="the name to give the edition")
-    p.add_argument("--scenes", type=int, default=400, help="scenes rendered to fit the recogniser (default 400)")
+    p.add_argument("--scenes", type=int, default=400,
+                   help="without the face reader: scenes rendered to fit the recogniser (default 400)")
     add_face_views_option(p)
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(func=_enrol)
@@ -70,16 +73,41 @@ def _enrol(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from datasets.enrol import enrol_folder
-    from vision.models import RECOGNISER_FILE
+    from vision.models import RECOGNISER_FILE, reader_path
 
     started = time.monotonic()
     with tqdm(total=19, desc="finding cards", unit="card") as bar:
         edition = enrol_folder(Path(args.folder), args.edition, progress=lambda key: bar.update(1))
+    if reader_path().is_file():
+        _learn_faces(edition, seed=args.seed)
+        print(f"enrolled edition {edition.name!r} in {time.monotonic() - started:.0f} s; use --edition {edition.name}")
+        return 0
     recogniser, crops = fit_with_progress(edition.name, scenes=args.scenes, views=args.face_views, seed=args.seed)
     recogniser.save(edition.folder / RECOGNISER_FILE)
     print(f"enrolled edition {edition.name!r} ({len(crops.labels)} crops) in {time.monotonic() - started:.0f} s; "
           f"use --edition {edition.name}")
     return 0
+
+
+def _learn_faces(edition: Any, *, seed: int) -> None:
+    """The face reader's prototypes of a freshly enrolled edition, with a warning for cards it may confuse."""
+    import sys
+
+    from tqdm import tqdm
+
+    from datasets.prototypes import look_alikes, make_prototypes
+    from vision.models import PROTOTYPES_FILE, reader_path
+    from vision.reader import CARDS, FaceReader
+
+    reader = FaceReader(reader_path())
+    with tqdm(total=len(CARDS), desc="learning faces", unit="card") as bar:
+        prototypes = make_prototypes(reader, [edition.face(c) for c in CARDS], edition.name, seed=seed,
+                                     progress=lambda done, total: bar.update(1))
+    prototypes.save(edition.folder / PROTOTYPES_FILE)
+    for a, b, similarity in look_alikes(prototypes):
+        print(f"warning: {a.value} and {b.value} look alike at table size (similarity {similarity:.2f}); check "
+              "that their photos show different cards, and expect them mistaken for one another now and then",
+              file=sys.stderr)
 
 
 FACE_VIEWS = 25_000

@@ -1,0 +1,175 @@
+"""The learned face reader: one small CNN for every edition, each edition a set of prototypes.
+
+The network (``models/reader.onnx``, trained by ``borne train reader``) turns a crop of a card into a
+unit embedding and says whether the crop shows a face at all. An edition is a handful of prototype
+embeddings per card and quarter turn (:class:`EditionPrototypes`), made by enrolment from views of its
+faces with ONNX Runtime alone. A box is cut once; the nearest prototypes name its card and the turn
+under which it reads upright, and a crop close to no prototype, or as close to two cards, is
+"unknown", never a guess.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+
+from scoring.cards import Card
+from vision.crops import clockwise, cut_card
+from vision.errors import ModelError
+from vision.recogniser import MIN_READABLE_ASPECT, SECOND_LOOK_DEGREES, Reading, _aspect, turned_box
+
+READER_FILE = "reader.onnx"
+PROTOTYPES_FILE = "prototypes.npz"
+PROTOTYPES_VERSION = 1
+CARDS: tuple[Card, ...] = tuple(Card)
+SIMILARITY_SCALE = 24.0
+"""The cosine softmax's scale in training: confidences are the same softmax over the cards' best
+similarities."""
+
+
+class FaceReader:
+    """The ONNX face reader: crops → embeddings and the probability that each shows a face."""
+
+    def __init__(self, path: Path, *, threads: int = 0) -> None:
+        import onnxruntime as ort
+
+        if not path.is_file():
+            raise ModelError(f"{path}: the face reader is missing (train it with `borne train reader`)")
+        options = ort.SessionOptions()
+        if threads:
+            options.intra_op_num_threads = threads
+        try:
+            self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        except Exception as e:  # onnxruntime raises its own exception types for unreadable models
+            raise ModelError(f"{path}: not a face reader model ({e})") from None
+        shape = self.session.get_inputs()[0].shape
+        self.size = int(shape[1])
+        self.path = path
+
+    def embed(self, crops: NDArray[np.uint8]) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+        """Unit embeddings ``(N, D)`` and face probabilities ``(N,)`` of BGR crops ``(N, size, size, 3)``."""
+        if len(crops) == 0:
+            dim = int(self.session.get_outputs()[0].shape[1])
+            return np.zeros((0, dim), np.float32), np.zeros(0, np.float32)
+        embedding, readable = self.session.run(None, {"crops": np.ascontiguousarray(crops, dtype=np.uint8)})
+        return embedding.astype(np.float32), (1.0 / (1.0 + np.exp(-readable))).astype(np.float32)
+
+    def cut(self, image: NDArray[np.uint8], box: NDArray[np.floating]) -> NDArray[np.uint8]:
+        """A box of a frame cut as the reader reads it (its corners in clockwise order, as they come)."""
+        return cut_card(image, clockwise(box), width=self.size, height=self.size)
+
+
+@dataclass
+class EditionPrototypes:
+    """An edition as the reader knows it: prototype embeddings, each of one card under one quarter turn."""
+
+    edition: str
+    vectors: NDArray[np.float32]
+    """``(P, D)`` unit vectors."""
+    cards: NDArray[np.int64]
+    """``(P,)`` index into :data:`CARDS` of each prototype's card."""
+    turns: NDArray[np.int64]
+    """``(P,)`` quarter turns by which the prototype's box corners were rolled from the face's upright order."""
+    min_similarity: float = 0.55
+    """Below this cosine similarity to every prototype a crop is "unknown" (a face of no card of this edition)."""
+    min_margin: float = 0.04
+    """The best card must be this much closer than the next card, or the crop is "unknown"."""
+    min_readable: float = 0.5
+    """Below this probability of showing a face at all a crop is "unknown"."""
+    notes: dict[str, str] = field(default_factory=dict)
+
+    def match(self, embeddings: NDArray[np.float32], readable: NDArray[np.float32]) -> list[Reading]:
+        """The reading of each embedding: the card of its nearest prototypes, or unknown."""
+        if len(embeddings) == 0:
+            return []
+        sims = embeddings @ self.vectors.T
+        per_card = np.full((len(embeddings), len(CARDS)), -1.0, np.float32)
+        best_turn = np.zeros((len(embeddings), len(CARDS)), np.int64)
+        for k in range(len(CARDS)):
+            mine = np.flatnonzero(self.cards == k)
+            if len(mine):
+                j = sims[:, mine].argmax(axis=1)
+                per_card[:, k] = sims[np.arange(len(sims)), mine[j]]
+                best_turn[:, k] = self.turns[mine[j]]
+        order = np.argsort(-per_card, axis=1)
+        out = []
+        for i in range(len(embeddings)):
+            first, second = order[i, 0], order[i, 1]
+            s = per_card[i] * SIMILARITY_SCALE
+            p = np.exp(s - s.max())
+            confidence = float(p[first] / p.sum()) * float(readable[i])
+            sure = (readable[i] >= self.min_readable and per_card[i, first] >= self.min_similarity
+                    and per_card[i, first] - per_card[i, second] >= self.min_margin)
+            turn = (4 - int(best_turn[i, first])) % 4
+            out.append(Reading(CARDS[first] if sure else None, confidence if sure else min(confidence, 0.49), turn))
+        return out
+
+    def save(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("wb") as f:
+            np.savez_compressed(
+                f, version=np.array(PROTOTYPES_VERSION), edition=np.array(self.edition),
+                vectors=self.vectors.astype(np.float16), cards=self.cards, turns=self.turns,
+                card_ids=np.array([c.value for c in CARDS]),
+                thresholds=np.array([self.min_similarity, self.min_margin, self.min_readable]),
+            )
+
+    @classmethod
+    def load(cls, path: Path) -> EditionPrototypes:
+        """:raises ModelError: missing, or not a prototypes file of this format."""
+        try:
+            with np.load(path, allow_pickle=False) as d:
+                if int(d["version"]) != PROTOTYPES_VERSION:
+                    raise ModelError(f"{path}: prototypes format {int(d['version'])}, expected {PROTOTYPES_VERSION}")
+                if tuple(str(c) for c in d["card_ids"]) != tuple(c.value for c in CARDS):
+                    raise ModelError(f"{path}: prototypes of another card list")
+                vectors = d["vectors"].astype(np.float32)
+                vectors /= np.linalg.norm(vectors, axis=1, keepdims=True) + 1e-12
+                sim, margin, readable = (float(v) for v in d["thresholds"])
+                return cls(str(d["edition"]), vectors, d["cards"].astype(np.int64), d["turns"].astype(np.int64),
+                           min_similarity=sim, min_margin=margin, min_readable=readable)
+        except FileNotFoundError:
+            raise ModelError(f"{path}: no such prototypes file") from None
+        except (KeyError, ValueError, OSError) as e:
+            raise ModelError(f"{path}: not a prototypes file ({e})") from None
+
+
+@dataclass
+class EmbeddingRecogniser:
+    """Reads boxes of a frame with the face reader and one edition's prototypes (the recogniser's interface)."""
+
+    reader: FaceReader
+    prototypes: EditionPrototypes
+    second_look_degrees: tuple[float, ...] = SECOND_LOOK_DEGREES
+    """A readable box left unknown is cut again turned by each of these angles about its centre."""
+
+    @property
+    def edition(self) -> str:
+        return self.prototypes.edition
+
+    def read(self, image: NDArray[np.uint8], boxes: list[NDArray[np.floating]]) -> list[Reading]:
+        """Read each box of a BGR frame; a readable box left unknown gets a second look at other angles."""
+        readable = [i for i, box in enumerate(boxes) if _aspect(box) >= MIN_READABLE_ASPECT]
+        out = [Reading(None, 0.0) for _ in boxes]
+        if not readable:
+            return out
+        for i, reading in zip(readable, self.read_boxes(image, [boxes[i] for i in readable]), strict=True):
+            out[i] = reading
+        unsure = [i for i in readable if out[i].card is None]
+        if unsure and self.second_look_degrees:
+            angles = self.second_look_degrees
+            again = self.read_boxes(image, [turned_box(boxes[i], a) for i in unsure for a in angles])
+            for n, i in enumerate(unsure):
+                best = max(again[n * len(angles) : (n + 1) * len(angles)], key=lambda r: r.confidence)
+                if best.card is not None:
+                    out[i] = best
+        return out
+
+    def read_boxes(self, image: NDArray[np.uint8], boxes: list[NDArray[np.floating]]) -> list[Reading]:
+        if not boxes:
+            return []
+        crops = np.asarray([self.reader.cut(image, box) for box in boxes], dtype=np.uint8)
+        return self.prototypes.match(*self.reader.embed(crops))
