@@ -71,10 +71,21 @@ def get_author(x_borne_author: Annotated[str | None, Header(description="Who mad
     return name if name and name.isprintable() else "web"
 
 
+def write_headers(
+    _: Annotated[None, Depends(require_token)],
+    idempotency_key: Annotated[str | None, Header(
+        max_length=200, description="One key per change (the page sends one per entry): a retry with the same key "
+        "and request gets the first answer again (`Idempotent-Replayed: true`) instead of making the change twice; "
+        "with another request, 422. Kept two days.")] = None,
+) -> None:
+    """What every write takes: the token, and optionally an ``Idempotency-Key`` (served by
+    :class:`scoring.web.idempotency.IdempotentWrites` before the route runs; declared here for the docs)."""
+
+
 Store = Annotated[GameStore, Depends(get_store)]
 Events = Annotated[Broadcaster, Depends(get_broadcaster)]
 Settings = Annotated[WebSettings, Depends(get_settings)]
-Writer = Depends(require_token)
+Writer = Depends(write_headers)
 ExpectedRevision = Annotated[int | None, Depends(expected_revision)]
 Author = Annotated[str, Depends(get_author)]
 
