@@ -33,14 +33,21 @@ class TruthReplayDetector(CardDetector):
 
     class_names = ("card_face_up", "card_face_down")
 
-    def __init__(self, truth_dir: str | Path | None = None) -> None:
+    def __init__(self, truth_dir: str | Path | None = None, *, match_pictures: bool = False) -> None:
+        """``match_pictures``: frames from a live source (a camera agent's stream of the sequence's video,
+        which skips frames and starts wherever it was) are told by their picture: the truth used is that of
+        the sequence frame (``truth_dir``'s sibling ``frames/``) that looks most like it."""
         self.truth_dir = Path(truth_dir) if truth_dir is not None else None
+        self.match_pictures = match_pictures
+        self._thumbs: NDArray[np.float32] | None = None
         self._truth: dict[str, Any] | None = None
         self.cards_read: list[str | None] = []
         """The true id of each face-up box of the last frame, in box order (``--truth-ids`` uses it)."""
 
     def seek(self, frame: Frame) -> None:
-        if frame.name:
+        if self.match_pictures and self.truth_dir is not None:
+            path = self.truth_dir / f"{self._most_like(frame.image):06d}.json"
+        elif frame.name:
             p = Path(frame.name)
             path = p.parent.parent / "truth" / f"{p.stem}.json"
         elif self.truth_dir is not None:
@@ -56,6 +63,28 @@ class TruthReplayDetector(CardDetector):
 
                 time.sleep(0.02)
         self._truth = None
+
+    THUMB = (48, 27)
+
+    def _thumb(self, image: NDArray[np.uint8]) -> NDArray[np.float32]:
+        import cv2
+
+        small = cv2.resize(image, self.THUMB, interpolation=cv2.INTER_AREA).astype(np.float32)
+        return small.reshape(-1)
+
+    def _most_like(self, image: NDArray[np.uint8]) -> int:
+        """The number of the sequence frame nearest ``image`` (mean squared difference of thumbnails)."""
+        if self._thumbs is None:
+            from vision.image import read_image
+
+            assert self.truth_dir is not None
+            frames = sorted((self.truth_dir.parent / "frames").glob("*.jpg"))
+            if not frames:
+                raise ValueError(f"{self.truth_dir.parent / 'frames'}: no frames to match pictures against")
+            self._thumbs = np.stack([self._thumb(read_image(f)) for f in frames])
+            self._numbers = [int(f.stem) for f in frames]
+        distance = ((self._thumbs - self._thumb(image)) ** 2).mean(axis=1)
+        return self._numbers[int(np.argmin(distance))]
 
     def detect(self, image: NDArray[np.uint8]) -> Detections:
         if self._truth is None:

@@ -32,7 +32,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "a simulated game playing itself). Finished hands are added to the current game of the display.",
     )
     add_server_options(p)
-    p.add_argument("--source", default="demo", help="webcam index, video file, folder, stream URL or demo (default)")
+    p.add_argument("--source", default="demo",
+                   help="webcam index, video file, folder, stream URL, a Borne camera's name as it announces itself "
+                        "over mDNS (NAME or NAME?token=TOKEN; the token may also come from BORNE_CAM_TOKEN), "
+                        "picamera (this Raspberry Pi's camera, with the Pi profile) or demo (default)")
+    p.add_argument("--list-cameras", action="store_true",
+                   help="list the Borne cameras (borne-cam) announced on the network, then exit")
     p.add_argument("--layout", default=None, metavar="LAYOUT.json",
                    help="the table layout (CONTRACT.md §4); default: the zones last saved for this table on the "
                         "display (Edit zones), else the demo's own, else two sides facing each other")
@@ -62,7 +67,7 @@ def _run(args: argparse.Namespace) -> int:
     from scoring.web.camera import CameraState
     from scoring.web.zones import LayoutOrigin
     from vision.layout import TableLayout
-    from vision.sources import DemoSource, FolderSource, SourceError, open_source
+    from vision.sources import DemoSource, FolderSource, SourceError, check_stream, open_source, redact
 
     if not 0 <= args.port <= 65535:
         raise CommandError(f"--port must be 0 to 65535, not {args.port}")
@@ -71,9 +76,22 @@ def _run(args: argparse.Namespace) -> int:
     table_name = args.table.strip()
     if not table_name or len(table_name) > 60 or not table_name.isprintable():
         raise CommandError("--table is a name of 1 to 60 printable characters")
+    if args.list_cameras:
+        return _list_cameras()
+    spec = _resolve_camera(args.source)
     try:
-        source = open_source(args.source)
-    except SourceError as e:
+        if spec == "picamera":
+            from firmware_cam.cameras import CameraError, picamera_source
+
+            try:
+                source = picamera_source()
+            except CameraError as e:
+                raise CommandError(str(e)) from None
+        else:
+            source = open_source(spec)
+            if spec.lower().startswith(("http://", "https://")):
+                check_stream(spec)
+    except (SourceError, OSError) as e:
         raise CommandError(str(e)) from None
     if isinstance(source, FolderSource):
         source.fps = args.fps
@@ -101,7 +119,7 @@ def _run(args: argparse.Namespace) -> int:
     pipeline = _build_pipeline(args, layout, source)
     stop = threading.Event()
     keeper = _GameKeeper(app, layout, args.game)
-    camera = CameraState(source="demo" if demo else str(args.source))
+    camera = CameraState(source="demo" if demo else redact(str(args.source)))
     table = LiveTable(app, pipeline, keeper, camera)
     zones = TableZones(app.state.store, pipeline, table.lock, table=table_name, base=base, base_origin=origin,
                        origin=LayoutOrigin.SAVED if saved is not None else origin, frame_size=frame_size,
@@ -130,15 +148,18 @@ def _run(args: argparse.Namespace) -> int:
             print(f"borne run: the camera pipeline stopped: {e}", file=sys.stderr, flush=True)
 
     thread = threading.Thread(target=follow, name="pipeline", daemon=True)
+    watcher = threading.Thread(target=_watch_camera, args=(source, camera, stop, agent_status_url(spec)),
+                               name="camera watcher", daemon=True)
 
     def announce(url: str) -> None:
         print(f"Borne is serving the score display on {url}/", flush=True)
         print(f"Games are kept in {settings.db_path}", flush=True)
         note = "  (new; set your own with --token or BORNE_TOKEN)" if generated else ""
         print(f"Token for changes: {settings.token}{note}", flush=True)
-        print(f"Camera: {'the demo (a simulated game)' if demo else args.source}", flush=True)
+        print(f"Camera: {'the demo (a simulated game)' if demo else redact(str(args.source))}", flush=True)
         print(f"Zones of table {table_name!r}: {zones.zones().origin.value}", flush=True)
         thread.start()
+        watcher.start()
 
     try:
         serve(settings, app=app, announce=announce)
@@ -148,6 +169,104 @@ def _run(args: argparse.Namespace) -> int:
         stop.set()
         source.close()
     return 0
+
+
+def _list_cameras() -> int:
+    from borne.commands import CommandError
+    from firmware_cam.discovery import DiscoveryError, find_cameras
+
+    try:
+        found = find_cameras(3.0)
+    except DiscoveryError as e:
+        raise CommandError(str(e)) from None
+    if not found:
+        print("no Borne camera answered on the network within 3 s (is borne-cam running, on this LAN?)")
+    for c in found:
+        print(f"{c.name}\t{c.url}\tborne run --source '{c.name}?token=TOKEN'")
+    return 0
+
+
+def _resolve_camera(spec: str) -> str:
+    """``--source`` as a URL: a Borne camera named as it announces itself over mDNS (``NAME`` or
+    ``NAME?token=T``, the token else from ``BORNE_CAM_TOKEN``) becomes its stream's URL; anything else
+    (a file, a folder, an index, a URL, ``demo``, ``picamera``) is left as it is. A camera name has no dot
+    and no slash, so a mistyped file name is not looked for on the network."""
+    import os
+    import sys
+    from pathlib import Path
+    from urllib.parse import parse_qs, quote
+
+    from borne.commands import CommandError
+
+    name, _, query = spec.partition("?")
+    if (spec in ("demo", "picamera") or spec.isdigit() or "://" in spec or "/" in name or "." in name
+            or Path(spec).exists() or not name):
+        return spec
+    from firmware_cam.discovery import DiscoveryError, resolve
+
+    try:
+        found = resolve(name, timeout=5.0)
+    except DiscoveryError as e:
+        raise CommandError(f"--source {name}: {e}") from None
+    token = (parse_qs(query).get("token") or [os.environ.get("BORNE_CAM_TOKEN", "")])[0]
+    print(f"camera: {name} found at {found.url}", file=sys.stderr, flush=True)
+    if not token:
+        print("camera: no token given (NAME?token=TOKEN or BORNE_CAM_TOKEN); the camera will refuse",
+              file=sys.stderr, flush=True)
+    return found.url + (f"?token={quote(token, safe='')}" if token else "")
+
+
+def agent_status_url(stream_url: str) -> str | None:
+    """The ``/status`` URL of a Borne camera agent's ``/stream.mjpg`` URL (``None`` for any other source).
+
+    >>> agent_status_url("http://10.0.0.7:8081/stream.mjpg?token=abc")
+    'http://10.0.0.7:8081/status?token=abc'
+    >>> agent_status_url("rtsp://cam/live") is None
+    True
+    """
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(stream_url)
+    if parts.scheme not in ("http", "https") or not parts.path.endswith("/stream.mjpg"):
+        return None
+    return urlunsplit(parts._replace(path=parts.path[: -len("/stream.mjpg")] + "/status"))
+
+
+WATCH_EVERY_S = 0.5
+"""How often the camera's connection is copied to the display while no frame arrives."""
+AGENT_STATUS_EVERY_S = 2.0
+"""How often a Borne camera agent's own status (frames, drops, temperature) is fetched for the panel."""
+
+
+def _watch_camera(source: Any, camera: Any, stop: Any, status_url: str | None) -> None:
+    """Keep the display's camera status current while frames stop coming (the pipeline thread only
+    reports at each frame), and fetch a camera agent's own status for the panel."""
+    import json
+    import time
+    import urllib.request
+
+    next_agent = 0.0
+    while not stop.wait(WATCH_EVERY_S):
+        if camera.status.ended:
+            return
+        if source.live:
+            stats = source.stats
+            camera.update(connected=stats.connected, message=stats.message, reconnects=stats.reconnects)
+        if status_url is None or time.monotonic() < next_agent:
+            continue
+        next_agent = time.monotonic() + AGENT_STATUS_EVERY_S
+        try:
+            from urllib.parse import parse_qs, urlsplit
+
+            token = (parse_qs(urlsplit(status_url).query).get("token") or [""])[0]
+            request = urllib.request.Request(status_url, headers={"Authorization": f"Bearer {token}"})
+            with urllib.request.urlopen(request, timeout=2.0) as r:
+                agent = json.loads(r.read(64 << 10))
+            agent = {k: v for k, v in agent.items() if isinstance(v, str | int | float | bool | list | type(None))}
+            agent["reachable"] = True
+        except Exception as e:  # the agent is down or restarting: the panel says so
+            agent = {"reachable": False, "error": str(getattr(e, "reason", e))[:200]}
+        camera.update(agent=agent)
 
 
 def _saved_layout(store: Any, table: str, *, fits: Any) -> tuple[Any, tuple[int, int] | None]:
@@ -196,9 +315,8 @@ def _first_frame_size(source: Any) -> tuple[int, int]:
 def _build_pipeline(args: argparse.Namespace, layout: Any, source: Any) -> Any:
     from vision.frame_reader import FrameReader
     from vision.lifecycle import LifecycleSettings
-    from vision.models import detector_path, recogniser_path
+    from vision.models import detector_path, load_recogniser
     from vision.pipeline import Pipeline
-    from vision.recogniser import FaceRecogniser
     from vision.sources import DemoSource
 
     demo = isinstance(source, DemoSource)
@@ -211,8 +329,9 @@ def _build_pipeline(args: argparse.Namespace, layout: Any, source: Any) -> Any:
     if args.truth_boxes is not None or (demo and not have_detector):
         from vision.replay_detector import TruthReplayDetector
 
-        truth = TruthReplayDetector(args.truth_boxes)
-        reader = FrameReader(truth, FaceRecogniser.load(recogniser_path(args.edition)))
+        # a live stream skips frames and starts anywhere: its frames are told by their picture
+        truth = TruthReplayDetector(args.truth_boxes, match_pictures=bool(source.live and not demo))
+        reader = FrameReader(truth, load_recogniser(args.edition))
         before = truth.seek
     else:
         reader = FrameReader.from_models(args.edition)

@@ -60,6 +60,9 @@ class CameraStatus:
     """A card's typical length in the picture, in pixels."""
     ended: bool = False
     """The source ended (a file or folder played to its end)."""
+    agent: dict[str, Any] | None = None
+    """A Borne camera agent's own status (frames, dropped, temperature, throttling, uptime; CONTRACT §10),
+    with ``reachable``; ``None`` for other sources."""
 
 
 @dataclass
@@ -115,6 +118,8 @@ class CameraState:
             out["card_px"] = round(out["card_px"], 1)
         out["camera"] = True
         out["has_frame"] = self._jpeg is not None
+        if out["agent"] is None:  # only a camera agent has one
+            del out["agent"]
         return out
 
     def frame_jpeg(self) -> bytes | None:

@@ -47,8 +47,11 @@ def write_noise_video(path: Path, frames: int, *, size: tuple[int, int] = (1280,
     return path
 
 
-def video_from_frames(folder: Path, out: Path, *, fps: float) -> Path:
-    """The JPEG frames of a rendered sequence as one MJPG video."""
+def video_from_frames(folder: Path, out: Path, *, fps: float, hold_last_s: float = 0.0,
+                      then_cleared: Path | None = None, cleared_s: float = 0.0) -> Path:
+    """The JPEG frames of a rendered sequence as one MJPG video; the last frame held ``hold_last_s`` more
+    (a camera goes on seeing the table after the last card), then ``then_cleared`` (the table before the
+    hand) for ``cleared_s``: the players gathered the cards."""
     paths = sorted(folder.glob("*.jpg"))
     first = cv2.imread(str(paths[0]))
     h, w = first.shape[:2]
@@ -56,6 +59,11 @@ def video_from_frames(folder: Path, out: Path, *, fps: float) -> Path:
     assert writer.isOpened()
     for p in paths:
         writer.write(cv2.imread(str(p)))
+    for _ in range(round(hold_last_s * fps)):
+        writer.write(cv2.imread(str(paths[-1])))
+    if then_cleared is not None:
+        for _ in range(round(cleared_s * fps)):
+            writer.write(cv2.imread(str(then_cleared)))
     writer.release()
     return out
 
