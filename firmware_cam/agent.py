@@ -280,9 +280,18 @@ class Watchdog:
             return None
         return f"no frame for {now - since:.1f} s" + (f" ({a.last_error})" if a.last_error else "")
 
+    NOTIFY_EVERY_S = 5.0
+    """How often systemd hears that the agent is alive (the unit's ``WatchdogSec`` is 30 s)."""
+
     def _run(self) -> None:
+        from firmware_cam.system import sd_notify
+
+        notified = -1e9
         while not self._stop.wait(self.CHECK_EVERY_S):
             now = self.agent._clock()
+            if now - notified >= self.NOTIFY_EVERY_S:
+                sd_notify("WATCHDOG=1")
+                notified = now
             ok = self.agent.camera_ok()
             if not ok and not self._lost_said and self.agent.frames:
                 log.error("camera lost: no frame for %.1f s", self.agent.config.watchdog.stall_s)

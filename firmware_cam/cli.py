@@ -94,6 +94,9 @@ def main(argv: list[str] | None = None, *, picamera2: Any = None) -> int:
               file=sys.stderr)
         return 2
     agent.start()
+    from firmware_cam.system import sd_notify
+
+    sd_notify("READY=1")
     port = server.server_address[1]
     shown = "127.0.0.1" if config.server.host in ("0.0.0.0", "") else config.server.host
     print(f"borne-cam is serving {agent.config.camera.source} on http://{shown}:{port}/stream.mjpg", flush=True)

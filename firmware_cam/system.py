@@ -66,3 +66,22 @@ def pi_health() -> dict[str, object]:
     t = throttled()
     return {"temperature_c": temperature_c(), "throttled": None if t is None else hex(t[0]),
             "throttled_flags": None if t is None else t[1]}
+
+
+def sd_notify(message: str) -> bool:
+    """Tell systemd (``Type=notify`` units) ``READY=1`` or ``WATCHDOG=1``; ``False`` when not under systemd."""
+    import os
+    import socket
+
+    address = os.environ.get("NOTIFY_SOCKET")
+    if not address:
+        return False
+    if address.startswith("@"):  # an abstract socket
+        address = "\0" + address[1:]
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as s:
+            s.connect(address)
+            s.sendall(message.encode())
+        return True
+    except OSError:
+        return False
