@@ -119,6 +119,8 @@ def fresh_server(tmp_path: Path) -> Iterator[Server]:
     srv.stop()
 
 
+# Pages that wait with ``wait_for_function`` open with ``bypass_csp=True``: Playwright evaluates the predicate
+# string with ``eval``, which the display's policy forbids; test_web_hardening_browser checks the page under it.
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run"]

@@ -53,7 +53,7 @@ def expect_total(page: Any, side: str, text: str) -> None:
 
 def test_a_whole_evening_in_the_browser(server: Server, browser: Any) -> None:
     errors: list[str] = []
-    table = browser.new_page(viewport={"width": 390, "height": 844})
+    table = browser.new_page(bypass_csp=True, viewport={"width": 390, "height": 844})
     table.on("pageerror", lambda e: errors.append(str(e)))
     table.on("dialog", lambda d: d.accept())
     table.add_init_script(f"localStorage.setItem('borne.token', '{server.token}')")
@@ -84,7 +84,7 @@ def test_a_whole_evening_in_the_browser(server: Server, browser: Any) -> None:
     game_id = int(table.url.rsplit("/", 1)[1])
 
     # -- a second screen (the TV) opens the live display and is never reloaded
-    tv = browser.new_page(viewport={"width": 1920, "height": 1080})
+    tv = browser.new_page(bypass_csp=True, viewport={"width": 1920, "height": 1080})
     tv.on("pageerror", lambda e: errors.append(str(e)))
     tv.goto(server.url + "/")
     tv.wait_for_selector(f".side[data-side='{ana_cleo}']")
@@ -176,7 +176,7 @@ def test_a_whole_evening_in_the_browser(server: Server, browser: Any) -> None:
 def test_a_stale_correction_is_refused_with_a_clear_message(server: Server, browser: Any) -> None:
     gid = server.post("/api/games", json={"sides": ["Ana & Cleo", "Ben & Dev"]}).json()["id"]
     server.post(f"/api/games/{gid}/hands", json=TALLYNIGHT_HAND_1)
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page = browser.new_page(bypass_csp=True, viewport={"width": 1280, "height": 900})
     page.add_init_script(f"localStorage.setItem('borne.token', '{server.token}')")
     page.goto(f"{server.url}/games/{gid}")
     page.click("#fix-1")
@@ -192,7 +192,7 @@ def test_a_stale_correction_is_refused_with_a_clear_message(server: Server, brow
 
 def test_the_token_is_asked_once_and_remembered(server: Server, browser: Any) -> None:
     gid = server.post("/api/games", json={"sides": ["Ana & Cleo", "Ben & Dev"]}).json()["id"]
-    context = browser.new_context()
+    context = browser.new_context(bypass_csp=True)
     page = context.new_page()
     page.goto(f"{server.url}/games/{gid}")
     page.click("#enter-hand")
@@ -217,7 +217,7 @@ def test_sigkill_mid_game_then_restart_keeps_every_hand_and_the_page_reconnects(
     gid = server.post("/api/games", json={"players": ["Ana", "Ben", "Cleo", "Dev"],
                                           "teams": [["Ana", "Cleo"], ["Ben", "Dev"]]}).json()["id"]
     server.post(f"/api/games/{gid}/hands", json=TALLYNIGHT_HAND_1)
-    page = browser.new_page()
+    page = browser.new_page(bypass_csp=True)
     page.goto(server.url + "/")
     expect_total(page, "Ana & Cleo", "2,200")
     page.evaluate("window.__notReloaded = true")

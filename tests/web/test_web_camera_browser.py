@@ -17,7 +17,7 @@ pytestmark = pytest.mark.browser
 def test_a_hand_the_camera_follows_is_confirmed_on_the_page_and_lands_in_the_game(tmp_path: Path, browser: Any) -> None:
     seq = render_sequence(tmp_path / "seq", seed=5, frames=120)
     run = CameraRun(tmp_path / "games.sqlite3", seq / "frames", seq, fps=30).start()
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page = browser.new_page(bypass_csp=True, viewport={"width": 1280, "height": 800})
     try:
         page.add_init_script(f"localStorage.setItem('borne.token', '{TOKEN}')")
         page.goto(run.url + "/")
@@ -65,7 +65,7 @@ def test_a_hand_cut_short_by_a_cleared_table_goes_into_the_game_and_the_page_ask
         shutil.copy(seq / "frames" / f"{source:06d}.jpg", cut / "frames" / f"{k:06d}.jpg")
         shutil.copy(seq / "truth" / f"{source:06d}.json", cut / "truth" / f"{k:06d}.json")
     run = CameraRun(tmp_path / "games.sqlite3", cut / "frames", cut, fps=30).start()
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page = browser.new_page(bypass_csp=True, viewport={"width": 1280, "height": 800})
     try:
         page.goto(run.url + "/")
         doubt = page.wait_for_selector("#camera-in-doubt", timeout=60_000)
