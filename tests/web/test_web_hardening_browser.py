@@ -60,11 +60,11 @@ def test_the_page_works_under_its_policy_and_sends_a_key_per_entry(server: Serve
     page.on("request", lambda req: writes.append(req.headers) if req.method in ("POST", "PUT", "DELETE") else None)
     page.goto(f"{server.url}/games/{game_id}")
     page.wait_for_selector("body[data-live='1']")
-    for _ in range(2):
+    for total in ("200", "400"):
         page.click("#enter-hand")
         enter_side(page, "Ana & Cleo", {100: 2}, {})
         page.click("#save-hand")
-        expect_total(page, "Ana & Cleo", f"{200 * (len(writes)):,}")
+        expect_total(page, "Ana & Cleo", total)
     keys = [w.get("idempotency-key") for w in writes]
     assert len(keys) == 2 and all(keys) and keys[0] != keys[1], keys
     assert page.evaluate("window.__violations") == []
@@ -121,3 +121,35 @@ def test_the_page_keeps_up_by_polling_when_every_stream_is_taken(tmp_path: Path,
         page.close()
     finally:
         server.stop()
+
+
+def test_a_hand_whose_answer_is_lost_is_retried_and_stored_once(server: Server, browser: Any) -> None:
+    errors: list[str] = []
+    game_id = server.post("/api/games", json={"sides": SIDES, "rules": "classic", "target": 5000}).json()["id"]
+    page = watched_page(browser, server, errors, offline=False)
+    dropped: list[str] = []
+
+    def store_then_drop(route: Any) -> None:
+        if route.request.method == "POST" and not dropped:
+            route.fetch()  # the server stores the hand ...
+            dropped.append(route.request.all_headers().get("idempotency-key", ""))
+            route.abort("connectionreset")  # ... and the phone never hears back
+        else:
+            route.continue_()
+
+    page.route(f"**/api/games/{game_id}/hands", store_then_drop)
+    page.goto(f"{server.url}/games/{game_id}")
+    page.wait_for_selector("body[data-live='1']")
+    page.click("#enter-hand")
+    enter_side(page, "Ana & Cleo", {100: 3}, {})
+    replayed: list[str | None] = []
+    page.on("response", lambda r: replayed.append(r.headers.get("idempotent-replayed"))
+            if r.request.method == "POST" else None)
+    page.click("#save-hand")
+    page.wait_for_selector("#hand-dialog", state="hidden", timeout=TIMEOUT_MS)  # saved: the retry was answered
+    expect_total(page, "Ana & Cleo", "300")
+    assert len(dropped) == 1 and dropped[0]
+    assert replayed == ["true"]  # the retry got the first answer back
+    assert len(server.get(f"/api/games/{game_id}").json()["hands"]) == 1
+    assert errors == []
+    page.close()

@@ -111,13 +111,25 @@ async function write(method, path, body, options) {
   options = { idempotencyKey: newIdempotencyKey(), ...options };
   if (!localStorage.getItem(TOKEN_KEY)) await askToken();
   try {
-    return await api(method, path, body, options);
+    return await sendSurely(method, path, body, options);
   } catch (e) {
     if (e.status === 401 || e.status === 403) {
       await askToken(e.status === 403 ? t("token.wrong") : "");
-      return await api(method, path, body, options);
+      return await sendSurely(method, path, body, options);
     }
     throw e;
+  }
+}
+
+// The connection dropped (no answer at all): try once more a moment later. The same Idempotency-Key
+// makes it safe: if the first try was stored, the server answers with it instead of storing it twice.
+async function sendSurely(method, path, body, options) {
+  try {
+    return await api(method, path, body, options);
+  } catch (e) {
+    if (e.status !== 0) throw e;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    return await api(method, path, body, options);
   }
 }
 
@@ -1177,14 +1189,15 @@ async function saveEntry() {
   const entry = state.entry;
   if (validate(entry.record, entry.doc || state.game).length) return;
   const path = entry.number ? `/api/games/${entry.gameId}/hands/${entry.number}` : `/api/games/${entry.gameId}/hands`;
+  entry.key = entry.key || newIdempotencyKey();  // one per entry: Save pressed again after a lost answer is a retry
   try {
     if (entry.camera) {
-      onLiveHand(await write("POST", "/api/camera/hand/correct", toRecord(entry.record)));
+      onLiveHand(await write("POST", "/api/camera/hand/correct", toRecord(entry.record), { idempotencyKey: entry.key }));
       closeEntry();
       refresh();
       return;
     }
-    await write(entry.number ? "PUT" : "POST", path, toRecord(entry.record), { revision: entry.revision });
+    await write(entry.number ? "PUT" : "POST", path, toRecord(entry.record), { revision: entry.revision, idempotencyKey: entry.key });
     closeEntry();
     showGame(await api("GET", `/api/games/${entry.gameId}`));
   } catch (e) {
