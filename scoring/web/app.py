@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from importlib import resources
 
 from fastapi import FastAPI
@@ -91,14 +92,31 @@ def raise_open_files_limit() -> int:
     return soft
 
 
-def connection_limit(settings: WebSettings, open_files: int) -> int:
-    """Connections served at once (past it uvicorn answers 503): every stream, plus room for the pages' requests,
-    kept under the open-files limit so that the accept loop never runs out of files.
+FILES_KEPT_FREE = 64
+"""Open files left for the database, the log, the PDF fonts and the moment between accept and refusal."""
 
-    >>> connection_limit(WebSettings(token="t", db_path=":memory:"), 1024)
-    400
+
+@dataclass(frozen=True)
+class ConnectionBudget:
+    """How the open-files limit is shared: live-update streams, and every connection at once (streams included).
+
+    Streams get at most half of what is left after FILES_KEPT_FREE, so pages, API calls and refusals always
+    have files to answer with; uvicorn answers 503 past ``connections``.
+
+    >>> ConnectionBudget.of(WebSettings(token="t", db_path=":memory:"), open_files=4096)
+    ConnectionBudget(streams=200, connections=400)
+    >>> ConnectionBudget.of(WebSettings(token="t", db_path=":memory:"), open_files=256)
+    ConnectionBudget(streams=96, connections=192)
     """
-    return max(16, min(settings.max_streams + 200, open_files - 64))
+
+    streams: int
+    connections: int
+
+    @classmethod
+    def of(cls, settings: WebSettings, *, open_files: int) -> ConnectionBudget:
+        usable = max(32, open_files - FILES_KEPT_FREE)
+        streams = max(1, min(settings.max_streams, usable // 2))
+        return cls(streams=streams, connections=min(settings.max_streams + 200, usable))
 
 
 def serve(settings: WebSettings, *, app: FastAPI | None = None,
@@ -107,9 +125,10 @@ def serve(settings: WebSettings, *, app: FastAPI | None = None,
     import uvicorn
 
     app = app or create_app(settings)
-    limit = connection_limit(settings, raise_open_files_limit())
+    budget = ConnectionBudget.of(settings, open_files=raise_open_files_limit())
+    app.state.broadcaster.max_streams = budget.streams
     config = uvicorn.Config(app, host=settings.host, port=settings.port, log_level="warning",
-                            timeout_graceful_shutdown=1, access_log=False, limit_concurrency=limit)
+                            timeout_graceful_shutdown=1, access_log=False, limit_concurrency=budget.connections)
     server = uvicorn.Server(config)
     if announce is not None:
         original = server.startup

@@ -64,13 +64,15 @@ class Server(BorneProcess):
     """A ``borne serve`` subprocess on a free loopback port, restartable on the same database."""
 
     def __init__(self, db: Path, token: str = TOKEN, *, args: tuple[str, ...] | None = None,
-                 env: dict[str, str] | None = None) -> None:
-        """``args`` replace ``--token TOKEN`` on the command line (a token file, limits); ``env`` adds variables."""
+                 env: dict[str, str] | None = None, open_files: int | None = None) -> None:
+        """``args`` replace ``--token TOKEN`` on the command line (a token file, limits); ``env`` adds variables;
+        ``open_files`` sets the process's open-files limit, soft and hard (as a small machine's)."""
         super().__init__()
         self.db = db
         self.token = token
         self.args = args if args is not None else ("--token", token)
         self.env = env or {}
+        self.open_files = open_files
         self.output: list[str] = []
 
     @property
@@ -81,11 +83,17 @@ class Server(BorneProcess):
         env = {**{k: v for k, v in os.environ.items() if k != "BORNE_TOKEN"}, **self.env}
         self.process = subprocess.Popen(
             [sys.executable, "-m", "borne", "serve", "--port", str(self.port), "--db", str(self.db), *self.args],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, preexec_fn=self._limit_files,
         )
         process = self.process
         self.await_route("/api/rules", seconds=20,
                          output=lambda: process.stdout.read() if process.stdout else "")
+
+    def _limit_files(self) -> None:
+        if self.open_files is not None:
+            import resource
+
+            resource.setrlimit(resource.RLIMIT_NOFILE, (self.open_files, self.open_files))
 
     def get(self, path: str, **kw: Any) -> httpx.Response:
         return httpx.get(self.url + path, timeout=10, **kw)

@@ -230,6 +230,29 @@ def test_event_streams_are_capped_per_client_and_in_all(capped_server: Server) -
         assert open_stream(stack, server).status_code == 200
 
 
+def test_a_small_open_files_limit_caps_the_streams_before_the_accept_loop_runs_out(tmp_path: Path) -> None:
+    # 160 open files, soft and hard, and the default cap of 200 streams: before, about 140 idle streams
+    # left the accept loop failing with "Too many open files" and every page timing out
+    server = Server(tmp_path / "games.sqlite3", open_files=160)
+    server.start()
+    try:
+        opened = refused = 0
+        with ExitStack() as stack:
+            for i in range(120):
+                status = open_stream(stack, server, source=f"127.0.1.{10 + i // 8}").status_code
+                opened += status == 200
+                refused += status == 503
+                if refused >= 3:
+                    break
+            assert refused >= 3 and 10 <= opened <= (160 - 64) // 2
+            assert server.get("/").status_code == 200
+            assert server.get("/api/games").status_code == 200
+            assert server.post("/api/games", json={"sides": ["A", "B"]}).status_code == 200
+    finally:
+        server.stop()
+    assert "Too many open files" not in (server.process.stdout.read() if server.process and server.process.stdout else "")
+
+
 # -- 6. The docs, offline ----------------------------------------------------------------
 
 
