@@ -46,7 +46,7 @@ def echoed_input(value: Any) -> Any:
     """What a 422 repeats of the offending value: a short scalar as it came, a long text cut, a list or object not.
 
     >>> echoed_input(7), echoed_input("x" * 100)[-3:], echoed_input({"sides": ["A"] * 1000})
-    (7, 'x…', None)
+    (7, 'xx…', None)
     """
     if value is None or isinstance(value, bool | int | float):
         return value
@@ -57,10 +57,20 @@ def echoed_input(value: Any) -> Any:
 
 def hand_error_detail(error: HandError) -> dict[str, Any]:
     """One entry in FastAPI's 422 shape, plus the core's ``side`` and ``field``."""
-    path = [p for p in error.field.split(".") if p] if error.field else []
-    loc: list[str] = ["body", "sides", error.side, *path] if error.side else ["body", *path]
+    side, field = clip(error.side), clip(error.field)
+    path = [p for p in field.split(".") if p] if field else []
+    loc: list[str] = ["body", "sides", side, *path] if side else ["body", *path]
     kind = "malformed_hand" if type(error).__name__ == "MalformedHandError" else "illegal_hand"
-    return {"loc": loc, "msg": error.reason, "type": kind, "side": error.side, "field": error.field}
+    return {"loc": loc, "msg": clip(error.reason, 2 * ECHO_LIMIT), "type": kind, "side": side, "field": field}
+
+
+def clip(text: str | None, limit: int = ECHO_LIMIT) -> Any:
+    """A name or message from the request as a refusal repeats it: at most ``limit`` characters.
+
+    >>> clip("distance." + "9" * 200)[-3:], clip(None)
+    ('99…', None)
+    """
+    return text if text is None or len(text) <= limit else text[:limit] + "…"
 
 
 def _json(status: int, message: str, detail: Any = None, **extra: Any) -> JSONResponse:
@@ -81,7 +91,7 @@ def install_error_handlers(app: FastAPI) -> None:
 
     async def hand_error(_: Request, e: Exception) -> JSONResponse:
         assert isinstance(e, HandError)
-        return _json(422, str(e), [hand_error_detail(e)])
+        return _json(422, clip(str(e), 3 * ECHO_LIMIT), [hand_error_detail(e)])
 
     async def setup_error(_: Request, e: Exception) -> JSONResponse:
         field = "rules" if isinstance(e, UnknownRulesError) else "sides"

@@ -180,6 +180,11 @@ def test_a_422_does_not_echo_the_body_back(server: Server) -> None:
     long_name = {"sides": ["A", "B"], "name": "y" * 30_000}
     r = server.post("/api/games", json=long_name)
     assert r.status_code == 422 and len(r.content) < 2000
+    game_id = new_game(server)
+    for side in ({"side": "Ana & Cleo", "k" * 30_000: 1}, {"side": "Ana & Cleo", "distance": {"9" * 30_000: 1}}):
+        r = server.post(f"/api/games/{game_id}/hands", json={"goal": 1000, "sides": [side, {"side": "Ben & Dev"}]})
+        assert r.status_code == 422 and r.json()["detail"][0]["side"] == "Ana & Cleo"
+        assert len(r.content) < 2000, len(r.content)
 
 
 # -- 5. Event streams -------------------------------------------------------------
