@@ -193,3 +193,33 @@ def test_the_database_survives_sigkill_in_the_middle_of_writing(tmp_path):
     for n, hand in enumerate(hands, start=1):
         assert hand.side("A").distance[100] == n % 10
         assert hand.side("B").distance[50] == n % 7
+
+
+# -- Idempotency-Key and durability (issue 15) -------------------------------------------------
+
+
+def test_a_write_under_an_idempotency_key_commits_the_key_with_the_change(store, game_id):
+    from scoring.storage import CURRENT_REQUEST, IdempotentRequest
+
+    request = IdempotentRequest(key="entry-1", fingerprint="f1")
+    token = CURRENT_REQUEST.set(request)
+    try:
+        store.add_hand(game_id, H2)
+        with pytest.raises(StaleRevisionError):  # a refused change leaves no key behind
+            CURRENT_REQUEST.set(IdempotentRequest(key="entry-2", fingerprint="f2"))
+            store.add_hand(game_id, H2, expected_revision=0)
+    finally:
+        CURRENT_REQUEST.reset(token)
+    # the power went before the answer was stored: the key says the change was made
+    answer = store.stored_answer(key="entry-1")
+    assert answer is not None and answer.fingerprint == "f1" and answer.status is None
+    assert store.stored_answer(key="entry-2") is None
+    store.store_answer(request=request, status=200, headers=[("etag", '"2"')], body=b"{}")
+    answer = store.stored_answer(key="entry-1")
+    assert answer is not None and (answer.status, answer.headers, answer.body) == (200, [("etag", '"2"')], b"{}")
+    store.add_hand(game_id, H2)  # no key set: nothing recorded
+    assert len(store.load(game_id).game.hands) == 2
+
+
+def test_game_data_is_synced_to_disk_at_every_commit(store):
+    assert store.durability == "FULL"

@@ -10,7 +10,6 @@ from __future__ import annotations
 import csv
 import io
 import socket
-import sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack
@@ -20,7 +19,6 @@ from typing import Any
 import httpx
 import pytest
 
-from scoring.storage import GameStore
 from tests.examples import TALLYNIGHT_HAND_1
 from tests.web.conftest import TOKEN, Server
 
@@ -417,10 +415,3 @@ def test_a_retry_after_a_kill_finds_the_hand_stored_once(tmp_path: Path) -> None
     finally:
         srv.stop()
 
-
-def test_game_data_is_synced_at_every_commit(tmp_path: Path) -> None:
-    with GameStore(tmp_path / "g.sqlite3") as store:
-        assert store.durability == "FULL"
-    # and the file says so to any other reader: WAL, so a reader never blocks the writer
-    with sqlite3.connect(tmp_path / "g.sqlite3") as db:
-        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
