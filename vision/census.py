@@ -10,8 +10,9 @@ import numpy as np
 
 from scoring.cards import DISTANCE_VALUES, Card
 from scoring.hand import SafetyPlay
+from vision.columns import Column, read_columns
 from vision.layout import TableLayout
-from vision.own_cards import cards_of_their_own
+from vision.own_cards import FULL_CARD_QUANTILE, cards_of_their_own, long_side
 from vision.sideways import is_sideways, majority_axis
 from vision.sighting import Sighting
 
@@ -39,6 +40,9 @@ class SideCensus:
 
     side: str
     cards: tuple[PlacedCard, ...]
+    mixed_columns: tuple[Column, ...] = ()
+    """Columns whose cards read as different distance values, each with real weight: counted as read,
+    and flagged for a person to check."""
 
     @property
     def distance(self) -> dict[int, int]:
@@ -69,6 +73,10 @@ class SideCensus:
         }
         if with_cards:
             out["cards"] = [c.to_json() for c in self.cards]
+        if self.mixed_columns:
+            out["flags"] = [{"flag": "mixed_column",
+                             "cards": [s.card.value if s.card is not None else "unknown" for s in column.cards]}
+                            for column in self.mixed_columns]
         return out
 
 
@@ -105,11 +113,16 @@ def take_census(sightings: Sequence[Sighting], layout: TableLayout) -> TableCens
         else:
             by_side[side].append(s)
     sides = []
+    longs = [long_side(s) for side in by_side.values() for s in side]
+    card_length = float(np.percentile(longs, FULL_CARD_QUANTILE)) if longs else 0.0
     for zone in layout.sides:
         seen = by_side[zone.side]
         up = np.asarray(zone.up) if zone.up is not None else majority_axis([s.corners for s in seen])
-        placed = tuple(
-            PlacedCard(sighting=s, sideways=is_sideways(s.corners, up) if up is not None else False) for s in seen
-        )
-        sides.append(SideCensus(side=zone.side, cards=placed))
+        sideways = [is_sideways(s.corners, up) if up is not None else False for s in seen]
+        # distance columns: a strip is boxed across its card, so its box looks sideways; only a safety's matters
+        columns = read_columns([s for s in seen if s.card is None or s.card.is_distance], up, card_length)
+        read_as = {id(old): new for column in columns for old, new in zip(column.seen, column.cards, strict=True)}
+        seen = [read_as.get(id(s), s) for s in seen]
+        placed = tuple(PlacedCard(sighting=s, sideways=w) for s, w in zip(seen, sideways, strict=True))
+        sides.append(SideCensus(side=zone.side, cards=placed, mixed_columns=tuple(c for c in columns if c.mixed)))
     return TableCensus(sides=tuple(sides), draw_pile=draw_pile, unassigned=tuple(unassigned))

@@ -1,0 +1,108 @@
+"""A side's distance cards lie in columns by value: each column read as a whole.
+
+Players lay each distance value in a column of its own, each card a little lower than the one before,
+so that only a strip of each shows (the top 20–30 mm) and the last card shows whole. A strip may be
+too small to read, or carry no value at all (editions that print it only mid-card), but the column
+says it: its best-visible cards name the value, its strips give the count.
+
+:func:`read_columns` groups a side's face-up boxes laid the normal way into columns along the side's
+``up``, reads each column from all its cards (a card's say weighs by how sure the reading is and how
+much of the face shows), gives the column's value to the cards read as nothing or as another value
+by a weak minority, and flags a column whose cards read as different values with real weight on each
+side instead of counting them blindly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+from numpy.typing import NDArray
+
+from scoring.cards import Card
+from vision.sighting import Sighting
+
+ACROSS_SHARE = 0.45
+"""Two boxes are in one column when their centres lie within this share of a card's width of each other
+across the side's up (a column is laid by hand, a little crooked)."""
+ALONG_GAP = 1.3
+"""Boxes further apart along the side's up than this many card lengths are two columns in one line."""
+MINORITY_WEIGHT = 0.35
+"""A value read on some of a column's cards whose weight is at most this share of the column's is a
+misreading of its strips, and takes the column's value; above it the column is mixed and flagged."""
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of a side's distance cards."""
+
+    seen: tuple[Sighting, ...]
+    """The column's boxes as the reader read them (top card first along ``up``)."""
+    cards: tuple[Sighting, ...]
+    """The same boxes as they are counted: with the column's value where it is clear."""
+    value: Card | None
+    """The column's distance card, ``None`` when none of its cards could be read."""
+    mixed: bool
+    """Its cards read as different values, each with real weight: counted as read, and flagged."""
+
+
+def _weight(s: Sighting, card_length: float) -> float:
+    corners = np.asarray(s.corners, dtype=np.float64)
+    sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
+    shown = float(sides.max() / max(card_length, 1e-6))  # a strip shows its width, a whole card its length
+    return float(s.confidence) * min(1.0, shown) ** 2
+
+
+def group_columns(boxes: Sequence[Sighting], up: NDArray[np.floating], card_length: float) -> list[list[Sighting]]:
+    """Boxes grouped into columns along ``up`` (each column ordered along it)."""
+    u = np.asarray(up, dtype=np.float64)
+    u = u / (np.linalg.norm(u) or 1.0)
+    across = np.array([-u[1], u[0]])
+    width = card_length * 56.0 / 87.0
+    order = sorted(boxes, key=lambda s: float(s.centre @ across))
+    lines: list[list[Sighting]] = []
+    for s in order:
+        if lines and abs(float(s.centre @ across) - float(np.mean([t.centre @ across for t in lines[-1]]))) <= ACROSS_SHARE * width:
+            lines[-1].append(s)
+        else:
+            lines.append([s])
+    columns = []
+    for line in lines:
+        line.sort(key=lambda s: -float(s.centre @ u))  # the top of the column first
+        current = [line[0]]
+        for s in line[1:]:
+            if abs(float((current[-1].centre - s.centre) @ u)) > ALONG_GAP * card_length:
+                columns.append(current)
+                current = []
+            current.append(s)
+        columns.append(current)
+    return columns
+
+
+def read_column(cards: Sequence[Sighting], card_length: float) -> Column:
+    """The column's value from all its cards, and its cards with that value given where it is clear."""
+    weights: dict[Card, float] = {}
+    for s in cards:
+        if s.card is not None and s.card.is_distance:
+            weights[s.card] = weights.get(s.card, 0.0) + _weight(s, card_length)
+    if not weights:
+        return Column(tuple(cards), tuple(cards), None, False)
+    value = max(weights, key=lambda c: weights[c])
+    total = sum(weights.values())
+    mixed = any(c is not value and w > MINORITY_WEIGHT * total for c, w in weights.items())
+    if mixed:
+        return Column(tuple(cards), tuple(cards), value, True)
+    counted = tuple(s if s.card is value else replace(s, card=value) for s in cards)
+    return Column(tuple(cards), counted, value, False)
+
+
+def read_columns(boxes: Sequence[Sighting], up: NDArray[np.floating] | None, card_length: float) -> list[Column]:
+    """A side's columns, from its face-up boxes laid the normal way that are distance cards or unread.
+
+    Columns with no distance card read in them are left as they are (an unread card alone is not a
+    distance card).
+    """
+    if up is None or not boxes:
+        return []
+    return [read_column(c, card_length) for c in group_columns(boxes, up, card_length)]
