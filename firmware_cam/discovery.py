@@ -98,6 +98,16 @@ def find_cameras(timeout: float = 3.0, *, interfaces: list[str] | None = None, w
 
     :raises DiscoveryError: zeroconf is not installed.
     """
+    from concurrent.futures import ThreadPoolExecutor
+
+    _zeroconf()
+    # in a thread of its own: zeroconf's synchronous API would attach to an event loop the caller's thread
+    # holds without running it (a test driving Playwright, say), and then hear nothing
+    with ThreadPoolExecutor(1, thread_name_prefix="mdns-browse") as pool:
+        return pool.submit(_find, timeout, interfaces, wanted).result()
+
+
+def _find(timeout: float, interfaces: list[str] | None, wanted: str | None) -> list[FoundCamera]:
     zc = _zeroconf()
     conf = zc.Zeroconf(interfaces=interfaces or zc.InterfaceChoice.All, ip_version=zc.IPVersion.V4Only)
     names: list[str] = []

@@ -147,9 +147,12 @@ def _run(args: argparse.Namespace) -> int:
             camera.update(connected=False, message=f"the camera pipeline stopped: {e}")
             print(f"borne run: the camera pipeline stopped: {e}", file=sys.stderr, flush=True)
 
+    if source.live and not demo:
+        # a camera: a person may switch to another Borne camera found on the network, and the hand goes on
+        source = SwitchableSource(source, spec)
+        camera.chooser = CameraSwitcher(source, camera)
     thread = threading.Thread(target=follow, name="pipeline", daemon=True)
-    watcher = threading.Thread(target=_watch_camera, args=(source, camera, stop, agent_status_url(spec)),
-                               name="camera watcher", daemon=True)
+    watcher = threading.Thread(target=_watch_camera, args=(source, camera, stop), name="camera watcher", daemon=True)
 
     def announce(url: str) -> None:
         print(f"Borne is serving the score display on {url}/", flush=True)
@@ -238,7 +241,7 @@ AGENT_STATUS_EVERY_S = 2.0
 """How often a Borne camera agent's own status (frames, drops, temperature) is fetched for the panel."""
 
 
-def _watch_camera(source: Any, camera: Any, stop: Any, status_url: str | None) -> None:
+def _watch_camera(source: Any, camera: Any, stop: Any) -> None:
     """Keep the display's camera status current while frames stop coming (the pipeline thread only
     reports at each frame), and fetch a camera agent's own status for the panel."""
     import json
@@ -252,6 +255,7 @@ def _watch_camera(source: Any, camera: Any, stop: Any, status_url: str | None) -
         if source.live:
             stats = source.stats
             camera.update(connected=stats.connected, message=stats.message, reconnects=stats.reconnects)
+        status_url = agent_status_url(getattr(source, "spec", ""))
         if status_url is None or time.monotonic() < next_agent:
             continue
         next_agent = time.monotonic() + AGENT_STATUS_EVERY_S
@@ -267,6 +271,129 @@ def _watch_camera(source: Any, camera: Any, stop: Any, status_url: str | None) -
         except Exception as e:  # the agent is down or restarting: the panel says so
             agent = {"reachable": False, "error": str(getattr(e, "reason", e))[:200]}
         camera.update(agent=agent)
+
+
+class SwitchableSource:
+    """The camera ``borne run`` follows, which a person may change on the display to another Borne camera:
+    frames are numbered on across a change, so the pipeline sees one camera and the hand goes on."""
+
+    live = True
+
+    def __init__(self, inner: Any, spec: str) -> None:
+        import threading
+        import time
+
+        self._inner = inner
+        self.spec = spec
+        """What is followed now (a stream URL, with its token: not for display)."""
+        self._next: tuple[Any, str] | None = None
+        self._lock = threading.Lock()
+        self._closed = False
+        self._count = 0
+        self._started = time.monotonic()
+        self.switches = 0
+
+    @property
+    def stats(self) -> Any:
+        return self._inner.stats
+
+    def frames(self) -> Any:
+        import time
+
+        from vision.sources import Frame
+
+        while True:
+            for frame in self._inner.frames():
+                yield Frame(self._count, time.monotonic() - self._started, frame.image, frame.name)
+                self._count += 1
+                if self._next is not None:
+                    break
+            with self._lock:
+                following, self._next = self._next, None
+                if following is None or self._closed:
+                    return
+                old, (self._inner, self.spec) = self._inner, following
+                self.switches += 1
+            old.close()
+
+    def switch(self, source: Any, spec: str) -> None:
+        """Follow ``source`` from the next frame (the current camera is closed)."""
+        with self._lock:
+            if self._next is not None:
+                self._next[0].close()
+            self._next = (source, spec)
+            current = self._inner
+        current.close()  # a camera that gives no frame any more lets go of the pipeline thread too
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            pending, self._next = self._next, None
+        if pending is not None:
+            pending[0].close()
+        self._inner.close()
+
+
+class CameraSwitcher:
+    """The display's :class:`~scoring.web.camera.CameraChooser`: the Borne cameras that answer on the
+    network (looked for at most every :attr:`REFRESH_S`) and a switch to one of them."""
+
+    REFRESH_S = 10.0
+    BROWSE_S = 2.0
+
+    def __init__(self, source: SwitchableSource, camera: Any) -> None:
+        import threading
+
+        self.source = source
+        self.camera = camera
+        self._lock = threading.Lock()
+        self._found: list[Any] = []
+        self._at = -1e9
+
+    def _cameras(self) -> list[Any]:
+        import time
+
+        from firmware_cam.discovery import find_cameras
+
+        with self._lock:
+            if time.monotonic() - self._at >= self.REFRESH_S:
+                self._found = find_cameras(self.BROWSE_S)
+                self._at = time.monotonic()
+            return list(self._found)
+
+    def cameras(self) -> list[dict[str, Any]]:
+        from firmware_cam.discovery import DiscoveryError
+
+        try:
+            return [c.to_json() for c in self._cameras()]
+        except DiscoveryError:
+            return []
+
+    def choose(self, name: str, token: str) -> None:
+        import sys
+        from urllib.parse import quote
+
+        from firmware_cam.discovery import DiscoveryError, resolve
+        from scoring.web.camera import CameraChoiceError
+        from vision.sources import MjpegCapture, SourceError, open_source, redact
+
+        found = next((c for c in self._found if c.name == name), None)
+        if found is None:
+            try:
+                found = resolve(name, timeout=3.0)
+            except DiscoveryError as e:
+                raise CameraChoiceError(str(e)) from None
+        url = f"{found.url}?token={quote(token, safe='')}"
+        try:
+            MjpegCapture(url, timeout=3.0).release()
+        except SourceError as e:  # a refused token, or not a camera stream: the camera's own reason
+            raise CameraChoiceError(str(e)) from None
+        except OSError as e:
+            raise CameraChoiceError(f"{name} does not answer at {found.url}: {e.strerror or e}") from None
+        source = open_source(url)
+        self.source.switch(source, url)
+        self.camera.update(source=redact(url), agent=None)
+        print(f"camera: now following {name} ({found.url}), as chosen on the display", file=sys.stderr, flush=True)
 
 
 def _saved_layout(store: Any, table: str, *, fits: Any) -> tuple[Any, tuple[int, int] | None]:

@@ -39,6 +39,20 @@ class HandDesk(Protocol):
         """A person's record wins: of the pending hand (then confirmed), else of the hand in play."""
 
 
+class CameraChoiceError(ValueError):
+    """The camera a person picked cannot be used (not found, refused the token, does not answer)."""
+
+
+class CameraChooser(Protocol):
+    """The Borne cameras on the network and a way to switch to one (``borne run`` reading a camera)."""
+
+    def cameras(self) -> list[dict[str, Any]]:
+        """The cameras that answered (``name``, ``host``, ``port``, ``url`` without token)."""
+
+    def choose(self, name: str, token: str) -> None:
+        """Follow the camera ``name`` from the next frame. :raises CameraChoiceError: saying why not."""
+
+
 @dataclass(frozen=True)
 class CameraStatus:
     """What the camera panel shows besides the picture."""
@@ -73,6 +87,8 @@ class CameraState:
     desk: HandDesk | None = None
     zones: ZoneDesk | None = None
     """The table's zones: shown and edited on the display (``borne run`` sets it)."""
+    chooser: CameraChooser | None = None
+    """Lists the Borne cameras on the network and switches to one (``borne run`` on a camera, not a file)."""
     _status: CameraStatus = field(init=False)
     _jpeg: bytes | None = field(default=None, init=False)
     _jpeg_at: float = field(default=0.0, init=False)
@@ -120,6 +136,8 @@ class CameraState:
         out["has_frame"] = self._jpeg is not None
         if out["agent"] is None:  # only a camera agent has one
             del out["agent"]
+        if self.chooser is not None:  # another Borne camera can be chosen on the display
+            out["can_choose"] = True
         return out
 
     def frame_jpeg(self) -> bytes | None:

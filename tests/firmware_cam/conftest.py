@@ -73,6 +73,21 @@ def video(tmp_path: Path) -> Path:
     return write_video(tmp_path / "camera.avi")
 
 
+STARTED: list[Any] = []
+"""Every process a test started (agents, ``borne run``): stopped after the test, whatever happened in it."""
+
+
+@pytest.fixture(autouse=True)
+def _stop_what_the_test_started() -> Iterator[None]:
+    yield
+    while STARTED:
+        process = STARTED.pop()
+        try:
+            process.stop()
+        except Exception as e:  # the test's own failure is the one to see
+            print(f"stopping {process}: {e}")
+
+
 class AgentProcess:
     """``python -m firmware_cam`` on a free loopback port, reading a video file."""
 
@@ -96,8 +111,13 @@ class AgentProcess:
             args.append("--no-announce")
         with self.log.open("a") as out:
             self.process = subprocess.Popen(args + self.extra, stdout=out, stderr=subprocess.STDOUT, text=True, env=env)
+        STARTED.append(self)
         if wait:
-            self.wait_ready()
+            try:
+                self.wait_ready()
+            except BaseException:
+                self.stop()  # a test that fails here leaves no agent behind
+                raise
         return self
 
     def wait_ready(self, seconds: float = 20.0) -> None:
@@ -130,7 +150,7 @@ class AgentProcess:
     def status(self) -> dict[str, Any]:
         import json
 
-        code, _, body = self.get("/status", timeout=2.0)
+        code, _, body = self.get("/status", token=self.token, timeout=2.0)
         assert code == 200, body
         result: dict[str, Any] = json.loads(body)
         return result

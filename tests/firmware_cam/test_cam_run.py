@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.firmware_cam.conftest import CAM_TOKEN, AgentProcess, video_from_frames
+from tests.firmware_cam.conftest import CAM_TOKEN, STARTED, AgentProcess, video_from_frames
 from tests.web.camera_run import CameraRun, render_sequence
 from tests.web.conftest import TOKEN
 
@@ -38,6 +38,7 @@ class AgentRun(CameraRun):
             [sys.executable, "-m", "borne", "run", "--source", self.source, "--layout", str(self.layout),
              "--truth-boxes", str(self.sequence / "truth"), "--port", str(self.port), "--db", str(self.db),
              "--token", TOKEN], stdout=self.log.open("w"), stderr=subprocess.STDOUT, text=True, env=env)
+        STARTED.append(self)
         self.await_route("/api/camera", seconds=30, output=self.log.read_text)
         return self
 
@@ -202,6 +203,7 @@ def test_discovery_finds_the_agent_on_loopback_and_borne_run_opens_it_by_name(tm
         run.process = subprocess.Popen(
             [sys.executable, "-m", "borne", "run", "--source", name, "--port", str(run.port), "--db",
              str(run.db), "--token", TOKEN], stdout=run.log.open("w"), stderr=subprocess.STDOUT, text=True, env=env)
+        STARTED.append(run)
         run.await_route("/api/camera", seconds=60, output=run.log.read_text)
         deadline = time.monotonic() + 30
         while True:

@@ -9,9 +9,10 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends, HTTPException, Request, Response
+from pydantic import BaseModel, ConfigDict, Field
 
 from scoring.hand import HandRecord
-from scoring.web.camera import NO_CAMERA, CameraState, NoPendingHandError
+from scoring.web.camera import NO_CAMERA, CameraChoiceError, CameraChooser, CameraState, NoPendingHandError
 from scoring.web.deps import Writer
 from scoring.web.routers.games import WRITE_ERRORS
 from scoring.web.routers.hands import HAND_EXAMPLE
@@ -88,6 +89,38 @@ def correct_hand(camera: Camera, hand: Any = CorrectBody) -> dict[str, Any]:
     except NoPendingHandError as e:
         raise HTTPException(409, str(e)) from None
     return camera.hand() or {}
+
+
+def require_chooser(camera: Camera) -> CameraChooser:
+    if camera.chooser is None:
+        raise HTTPException(404, "this display follows a file or the demo: there is no camera to change")
+    return camera.chooser
+
+
+Chooser = Annotated[CameraChooser, Depends(require_chooser)]
+
+
+class CameraChoice(BaseModel):
+    """A Borne camera (``borne-cam``) to follow, by the name it announces, with its own token."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(min_length=1, max_length=60, description="The name the camera announces over mDNS")
+    token: str = Field(min_length=1, max_length=200, description="The camera's own token (borne-cam prints it)")
+
+
+@router.get("/cameras", summary="The Borne cameras (borne-cam) that answer on the network, and the one followed")
+def found_cameras(camera: Camera, chooser: Chooser) -> dict[str, Any]:
+    return {"current": camera.status.source, "cameras": chooser.cameras()}
+
+
+@router.post("/source", dependencies=[Writer], responses={**WRITE_ERRORS, 422: {"description": "The camera cannot be used: why"}},
+             summary="Follow another Borne camera from the next frame (the hand goes on)")
+def choose_camera(camera: Camera, chooser: Chooser, choice: CameraChoice) -> dict[str, Any]:
+    try:
+        chooser.choose(choice.name, choice.token)
+    except CameraChoiceError as e:
+        raise HTTPException(422, str(e)) from None
+    return camera.status_json()
 
 
 LAYOUT_EXAMPLE = {"sides": [

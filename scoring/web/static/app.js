@@ -684,11 +684,62 @@ function cameraPanel() {
       el("span", { class: "muted" }, bits.join(" · ")),
       cam.message && !cam.ended ? el("span", { class: "muted" }, cam.message) : null,
       el("button", { type: "button", class: "secondary", id: "edit-zones", disabled: cam.has_frame ? null : true,
-        onclick: openZoneEditor }, t("zones.edit"))),
+        onclick: openZoneEditor }, t("zones.edit")),
+      cam.can_choose ? el("button", { type: "button", class: "secondary", id: "choose-camera", onclick: openCameraChooser },
+        t("camera.choose")) : null),
     cam.agent ? el("p", { class: "muted", id: "camera-agent" }, agentLine(cam.agent)) : null,
     cam.too_small ? el("p", { class: "warning", id: "camera-too-small" },
       t("camera.too_small", { px: Math.round(cam.card_px || 0) })) : null,
     el("figure", { class: "camera-picture" }, cam.has_frame ? cameraImage() : el("p", { class: "muted" }, t("camera.no_picture"))));
+}
+
+// The Borne cameras (borne-cam) that answer on the network; a person picks one and gives its token.
+// A dialog of its own: the camera panel is redrawn every few seconds, a token being typed must not be.
+async function openCameraChooser() {
+  let dialog = document.getElementById("camera-dialog");
+  if (!dialog) {
+    dialog = el("dialog", { id: "camera-dialog", "aria-labelledby": "camera-choose-title" });
+    document.body.append(dialog);
+  }
+  const error = el("p", { class: "warning", id: "camera-choice-error", role: "alert", hidden: true });
+  const list = el("div", { id: "camera-list" }, el("p", { class: "muted" }, t("camera.searching")));
+  dialog.replaceChildren(el("form", { method: "dialog", class: "camera-chooser" },
+    el("h2", { id: "camera-choose-title" }, t("camera.choose_title")),
+    el("p", { class: "muted", id: "camera-current" }, t("camera.following", { source: (state.camera && state.camera.source) || "" })),
+    list, error,
+    el("div", { class: "actions" },
+      el("button", { type: "button", class: "secondary", id: "find-again", onclick: () => listCameras(list, error) }, t("camera.look_again")),
+      el("button", { type: "button", class: "secondary", id: "close-cameras", onclick: () => dialog.close() }, t("camera.close")))));
+  if (!dialog.open) dialog.showModal();
+  await listCameras(list, error);
+}
+
+async function listCameras(list, error) {
+  let found;
+  try { found = await api("GET", "/api/camera/cameras"); } catch (e) { showCameraError(error, explain(e)); return; }
+  if (!found.cameras.length) { list.replaceChildren(el("p", { class: "muted", id: "no-cameras" }, t("camera.none_found"))); return; }
+  list.replaceChildren(el("ul", { class: "found-cameras" }, found.cameras.map((c) => {
+    const token = el("input", { type: "password", class: "camera-token", autocomplete: "off",
+      placeholder: t("camera.token_placeholder"), "aria-label": `${c.name}: ${t("camera.token_placeholder")}` });
+    return el("li", { class: "found-camera", "data-name": c.name },
+      el("strong", {}, c.name), " ", el("span", { class: "muted" }, c.url), " ", token,
+      el("button", { type: "button", class: "use-camera", onclick: () => useCamera(c.name, token.value, error) }, t("camera.use")));
+  })));
+}
+
+function showCameraError(error, message) {
+  error.textContent = message;
+  error.hidden = !message;
+}
+
+async function useCamera(name, token, error) {
+  showCameraError(error, "");
+  try {
+    state.camera = await write("POST", "/api/camera/source", { name, token });
+  } catch (e) { showCameraError(error, explain(e)); return; }
+  document.getElementById("camera-dialog").close();
+  toast(t("camera.switched", { name }));
+  rerenderCamera();
 }
 
 // A Borne camera agent's own status (borne-cam's /status, fetched by `borne run`): frames, temperature, throttling.
