@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import secrets
 from pathlib import Path
-from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -40,7 +39,8 @@ class WebSettings(BaseModel):
     @classmethod
     def resolve(
         cls, *, host: str, port: int, token: str | None, db_path: str | os.PathLike[str] | None,
-        token_file: str | os.PathLike[str] | None = None, **limits: Any,
+        token_file: str | os.PathLike[str] | None = None, allowed_hosts: tuple[str, ...] = (),
+        max_streams: int | None = None, max_streams_per_client: int | None = None,
     ) -> tuple[WebSettings, bool]:
         """Settings from command-line values, the environment and defaults.
 
@@ -57,8 +57,10 @@ class WebSettings(BaseModel):
             chosen = new_token()
             generated = True
         path = Path(db_path) if db_path else default_db_path()
+        limits = {k: v for k, v in (("max_streams", max_streams), ("max_streams_per_client", max_streams_per_client))
+                  if v is not None}
         settings = cls(host=host, port=port, token=chosen, db_path=path, language="en", sse_keepalive_s=15.0,
-                       **{k: v for k, v in limits.items() if v is not None})
+                       allowed_hosts=allowed_hosts, **limits)
         return settings, generated
 
 

@@ -360,6 +360,22 @@ def test_the_token_can_come_from_a_file(tmp_path: Path) -> None:
         srv.stop()
 
 
+@pytest.mark.parametrize(("args", "message"), [
+    (("--token-file", "{tmp}/missing"), "cannot read the token file"),
+    (("--token-file", "{tmp}/empty"), "is empty"),
+    (("--max-streams", "0"), "--max-streams"),
+])
+def test_bad_token_files_and_limits_are_refused_at_start(tmp_path: Path, args: tuple[str, ...], message: str) -> None:
+    import subprocess
+    import sys
+
+    (tmp_path / "empty").write_text("\n")
+    done = subprocess.run([sys.executable, "-m", "borne", "serve", "--port", "0", "--db", str(tmp_path / "g.sqlite3"),
+                           *(a.format(tmp=tmp_path) for a in args)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and message in done.stderr, done.stderr
+    assert done.stdout == ""
+
+
 # -- 9. Retries and power loss ---------------------------------------------------------------
 
 
