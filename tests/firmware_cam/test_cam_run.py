@@ -224,3 +224,68 @@ def test_an_unknown_camera_name_is_refused_naming_what_was_found(tmp_path: Path)
                         "--db", str(tmp_path / "g.sqlite3"), "--token", TOKEN],
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and "--source no-such-camera: no camera named 'no-such-camera' answered" in r.stderr
+
+
+FAKE_PICAMERA2 = '''"""A stand-in for picamera2 (tests): the JPEG frames of $FAKE_PICAMERA_FRAMES as the camera's pictures,
+at $FAKE_PICAMERA_FPS, in RGB888's memory order (B, G, R); the last frame stays once they run out."""
+import glob, os, time
+
+import cv2
+
+
+class Picamera2:
+    def __init__(self):
+        self.paths = sorted(glob.glob(os.path.join(os.environ["FAKE_PICAMERA_FRAMES"], "*.jpg")))
+        self.every = 1.0 / float(os.environ.get("FAKE_PICAMERA_FPS", "10"))
+        self.i, self.next_at, self.config, self.controls = 0, 0.0, None, []
+
+    def create_video_configuration(self, main, controls, buffer_count):
+        assert main["format"] == "RGB888"
+        return {"main": main, "controls": controls}
+
+    def configure(self, config):
+        self.config = config
+
+    def set_controls(self, controls):
+        self.controls.append(controls)
+
+    def start(self):
+        self.next_at = time.monotonic()
+
+    def capture_array(self, name="main"):
+        wait = self.next_at - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)
+        self.next_at += self.every
+        image = cv2.imread(self.paths[min(self.i, len(self.paths) - 1)])
+        self.i += 1
+        return image
+
+    def capture_metadata(self):
+        return {"ExposureTime": 10000, "AnalogueGain": 1.5}
+
+    def stop(self):
+        pass
+
+    def close(self):
+        pass
+'''
+
+
+def test_borne_run_on_the_pi_itself_reads_the_pi_camera_and_counts_the_hand(hand: Any, tmp_path: Path) -> None:
+    """``borne run --source picamera`` (the Pi as the whole Borne), with a stand-in picamera2 module on the
+    path that plays the rendered hand's frames."""
+    seq, _, want = hand
+    fake = tmp_path / "fakepi" / "picamera2"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text(FAKE_PICAMERA2)
+    env = {"PYTHONPATH": os.pathsep.join([str(fake.parent), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep),
+           "FAKE_PICAMERA_FRAMES": str(seq / "frames"), "FAKE_PICAMERA_FPS": str(FPS)}
+    run = AgentRun(tmp_path / "games.sqlite3", "picamera", seq, env=env).start()
+    try:
+        done = run.wait_for(lambda h: counts(h["sides"]) == want, timeout=90, what="the hand counted")
+        status = run.camera()
+    finally:
+        run.stop()
+    assert done["phase"] == "in_play" and done["plays"] == sum(want.values())  # no card counted twice
+    assert status["source"] == "picamera" and status["connected"] and "agent" not in status
