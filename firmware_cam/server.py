@@ -182,5 +182,7 @@ class CamHandler(BaseHTTPRequestHandler):
             last = frame.number
             head = (f"--{BOUNDARY}\r\nContent-Type: image/jpeg\r\nContent-Length: {len(frame.jpeg)}\r\n"
                     f"X-Frame: {frame.number}\r\nX-Timestamp: {frame.captured_at:.6f}\r\n\r\n").encode()
-            self.wfile.write(head + frame.jpeg + b"\r\n")
+            self.wfile.write(head)  # apart, so the picture is not copied once more per client
+            self.wfile.write(frame.jpeg)
+            self.wfile.write(b"\r\n")
             self.wfile.flush()
