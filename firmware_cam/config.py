@@ -201,7 +201,7 @@ def _names(kind: type) -> list[str]:
 _TYPES: dict[str, tuple[type, ...]] = {"int": (int,), "float": (int, float), "str": (str,), "bool": (bool,)}
 
 
-def _section(kind: type, section: str, values: dict[str, Any]) -> Any:
+def _section(kind: type, section: str, values: dict[str, object]) -> Any:
     known = {f.name: f for f in fields(kind)}
     out: dict[str, Any] = {}
     for key, value in values.items():
@@ -214,5 +214,5 @@ def _section(kind: type, section: str, values: dict[str, Any]) -> Any:
         if isinstance(value, bool) and wanted != "bool" or not isinstance(value, types):
             raise ConfigError(f"{section}.{key}: expected {'a number' if wanted in ('int', 'float') else 'a ' + wanted}"
                               f"{' (whole)' if wanted == 'int' else ''}, not {value!r}")
-        out[key] = float(value) if wanted == "float" else value
+        out[key] = float(value) if wanted == "float" and isinstance(value, int | float) else value
     return kind(**out)
