@@ -79,8 +79,13 @@ def _run(args: argparse.Namespace) -> int:
     if args.list_cameras:
         return _list_cameras()
     spec = _resolve_camera(args.source)
+    named = None
     try:
-        if spec == "picamera":
+        if spec != args.source and "://" not in args.source:  # a camera by name: found again if it moves
+            named = NamedCamera(args.source.partition("?")[0], spec)
+            check_stream(spec)
+            source = named.source()
+        elif spec == "picamera":
             from firmware_cam.cameras import CameraError, picamera_source
 
             try:
@@ -149,7 +154,7 @@ def _run(args: argparse.Namespace) -> int:
 
     if source.live and not demo:
         # a camera: a person may switch to another Borne camera found on the network, and the hand goes on
-        source = SwitchableSource(source, spec)
+        source = SwitchableSource(source, spec, named=named)
         camera.chooser = CameraSwitcher(source, camera)
     thread = threading.Thread(target=follow, name="pipeline", daemon=True)
     watcher = threading.Thread(target=_watch_camera, args=(source, camera, stop), name="camera watcher", daemon=True)
@@ -255,7 +260,7 @@ def _watch_camera(source: Any, camera: Any, stop: Any) -> None:
         if source.live:
             stats = source.stats
             camera.update(connected=stats.connected, message=stats.message, reconnects=stats.reconnects)
-        status_url = agent_status_url(getattr(source, "spec", ""))
+        status_url = agent_status_url(source.current_url() if hasattr(source, "current_url") else "")
         if status_url is None or time.monotonic() < next_agent:
             continue
         next_agent = time.monotonic() + AGENT_STATUS_EVERY_S
@@ -273,19 +278,56 @@ def _watch_camera(source: Any, camera: Any, stop: Any) -> None:
         camera.update(agent=agent)
 
 
+class NamedCamera:
+    """A Borne camera followed by the name it announces: opened at the address found at start, and looked
+    up again whenever it stops answering there (a Pi that a router gave a new address, a new port)."""
+
+    LOOKUP_S = 2.0
+
+    def __init__(self, name: str, url: str) -> None:
+        from urllib.parse import urlsplit
+
+        self.name = name
+        self.url = url
+        self._query = urlsplit(url).query
+
+    def source(self) -> Any:
+        from vision.sources import LiveSource
+
+        return LiveSource(self.open, name=self.name)
+
+    def open(self) -> Any:
+        import sys
+
+        from firmware_cam.discovery import resolve
+        from vision.sources import MjpegCapture, redact
+
+        try:
+            return MjpegCapture(self.url)
+        except OSError:
+            found = resolve(self.name, timeout=self.LOOKUP_S)  # not found: the source says so and tries again
+            url = found.url + (f"?{self._query}" if self._query else "")
+            if url != self.url:
+                print(f"camera: {self.name} moved to {redact(url)}", file=sys.stderr, flush=True)
+                self.url = url
+            return MjpegCapture(self.url)
+
+
 class SwitchableSource:
     """The camera ``borne run`` follows, which a person may change on the display to another Borne camera:
     frames are numbered on across a change, so the pipeline sees one camera and the hand goes on."""
 
     live = True
 
-    def __init__(self, inner: Any, spec: str) -> None:
+    def __init__(self, inner: Any, spec: str, *, named: NamedCamera | None = None) -> None:
         import threading
         import time
 
         self._inner = inner
         self.spec = spec
         """What is followed now (a stream URL, with its token: not for display)."""
+        self.named = named
+        """The camera followed by its name, whose address may change."""
         self._next: tuple[Any, str] | None = None
         self._lock = threading.Lock()
         self._closed = False
@@ -296,6 +338,10 @@ class SwitchableSource:
     @property
     def stats(self) -> Any:
         return self._inner.stats
+
+    def current_url(self) -> str:
+        """The stream's URL now (a camera followed by name may have moved)."""
+        return self.named.url if self.named is not None else self.spec
 
     def frames(self) -> Any:
         import time
@@ -313,6 +359,7 @@ class SwitchableSource:
                 if following is None or self._closed:
                     return
                 old, (self._inner, self.spec) = self._inner, following
+                self.named = None
                 self.switches += 1
             old.close()
 

@@ -97,7 +97,7 @@ def test_borne_run_scores_a_hand_read_from_the_agents_stream(hand: Any, tmp_path
     # the agent's own status reaches the display's camera panel through borne run
     assert status["agent"]["reachable"] is True and status["agent"]["frames"] > 0
     assert {"dropped", "uptime_s", "temperature_c", "throttled"} <= set(status["agent"])
-    assert agent_status["clients"] >= 1
+    assert agent_status["clients"] >= 2  # borne run's stream, and this status request
 
 
 def test_the_agent_killed_mid_hand_is_reported_lost_then_the_hand_goes_on(hand: Any, tmp_path: Path) -> None:
@@ -213,6 +213,17 @@ def test_discovery_finds_the_agent_on_loopback_and_borne_run_opens_it_by_name(tm
             assert time.monotonic() < deadline, (status, run.log.read_text())
             time.sleep(0.2)
         assert f"camera: {name} found at {agent.url}/stream.mjpg" in run.log.read_text()
+        # the camera comes back elsewhere (a new address from the router; here a new port): found again by name
+        agent.kill()
+        moved = AgentProcess(agent.source, tmp_path, extra=["--name", name]).start()
+        deadline = time.monotonic() + 45
+        while True:
+            status = httpx.get(run.url + "/api/camera", timeout=5).json()
+            if status["connected"] and status["reconnects"] >= 1 and moved.status()["clients"] >= 2:
+                break  # borne run reads the moved camera (its stream, and this status request)
+            assert time.monotonic() < deadline, (status, run.log.read_text())
+            time.sleep(0.2)
+        assert f"camera: {name} moved to {moved.url}/stream.mjpg?token=***" in run.log.read_text()
     finally:
         if run is not None:
             run.stop()
