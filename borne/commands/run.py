@@ -321,7 +321,6 @@ class SwitchableSource:
 
     def __init__(self, inner: Any, spec: str, *, named: NamedCamera | None = None) -> None:
         import threading
-        import time
 
         self._inner = inner
         self.spec = spec
@@ -332,7 +331,6 @@ class SwitchableSource:
         self._lock = threading.Lock()
         self._closed = False
         self._count = 0
-        self._started = time.monotonic()
         self.switches = 0
 
     @property
@@ -344,16 +342,21 @@ class SwitchableSource:
         return self.named.url if self.named is not None else self.spec
 
     def frames(self) -> Any:
-        import time
-
         from vision.sources import Frame
 
+        # the first camera's own clock; the next ones carry on from where it stopped
+        last = 0.0
+        base: float | None = 0.0
         while True:
             for frame in self._inner.frames():
-                yield Frame(self._count, time.monotonic() - self._started, frame.image, frame.name)
+                if base is None:
+                    base = last + 0.001 - frame.time
+                last = frame.time + base
+                yield Frame(self._count, last, frame.image, frame.name)
                 self._count += 1
                 if self._next is not None:
                     break
+            base = None
             with self._lock:
                 following, self._next = self._next, None
                 if following is None or self._closed:
