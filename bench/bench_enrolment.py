@@ -8,6 +8,10 @@ photos go through `borne enrol` exactly as a user's would (the time is what the 
 recogniser fitted from the straightened photos is then measured on held-out scenes rendered
 with the *original* retro faces, as a real deck differs from its enrolment photos: given the true
 boxes, then as `borne detect --edition retro` reads a photo (the shipped detector, six tiles).
+
+The face reader (models/reader.onnx) was trained with the retro design among its editions, so with it
+this bench measures enrolment from photos of a known design; `bench/bench_reader.py` measures editions
+no training saw.
 """
 
 from __future__ import annotations
@@ -56,10 +60,9 @@ def main() -> None:
             sys.exit(f"borne enrol failed: {done.stderr.strip().splitlines()[-1]}")
         print(f"borne enrol: 19 angled photos on {args.surface}, {args.scenes} scenes: {took:.0f} s")
         print("  " + done.stdout.strip().splitlines()[-1])
-        from vision.models import recogniser_path
-        from vision.recogniser import FaceRecogniser
+        from vision.models import load_recogniser
 
-        recogniser = FaceRecogniser.load(recogniser_path("retro"))
+        recogniser = load_recogniser("retro")
         measure(recogniser, scene_edition="retro-original", scenes=args.test_scenes, seed=args.seed + 1)
         if args.detect_scenes:
             from datasets.scene import SceneRenderer, SceneSpec

@@ -1,6 +1,7 @@
 """The face reader on held-out test editions, given the true boxes: enrolled from scans and from photos.
 
-    python bench/bench_reader.py [--scenes 40] [--seed 9700] [--editions corner,midcard,photo,lineart]
+    python bench/bench_reader.py [--scenes 40] [--seed 9700] [--editions corner,midcard,photo,lineart,generic]
+                                 [--detect-scenes 0]
 
 The four test editions (datasets/art_test.py) were designed only for this measure: no training run of
 the reader saw them. Each is enrolled twice, as `borne enrol` does — from flat scans (the face files
@@ -12,6 +13,11 @@ Prints, per edition and enrolment: accuracy, the share answered (not "unknown") 
 cards with at least a quarter of the face visible, for column strips (25–50 % visible) and for whole
 cards; and the most frequent mistakes. The generic edition (in training) is measured the same way for
 comparison with `bench/bench_recogniser.py`.
+
+With ``--detect-scenes N``, each enrolled edition then reads N more held-out scenes as
+`borne detect --edition NAME` does (the shipped detector on the still photo's six tiles, the census
+with the columns read as a whole), and prints bench_detect's figures: recall, precision, face accuracy,
+exact census over all sides and over the sides whose scoring cards all show.
 """
 
 from __future__ import annotations
@@ -26,24 +32,27 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from datasets.art_test import TEST_EDITIONS, test_edition  # noqa: E402
+from datasets.art_test import TEST_EDITIONS, held_out_edition  # noqa: E402
 from datasets.edition import load_edition, write_edition  # noqa: E402
 from datasets.enrol import enrol_folder  # noqa: E402
 from datasets.generate import scene_for  # noqa: E402
 from datasets.photos import write_photo_folder  # noqa: E402
-from datasets.prototypes import look_alikes, make_prototypes  # noqa: E402
+from datasets.prototypes import fit_head, look_alikes, make_prototypes  # noqa: E402
 from datasets.scene import SceneRenderer, SceneSpec  # noqa: E402
 from datasets.textures import HELD_OUT_KINDS  # noqa: E402
 from vision.face_fitting import MIN_BOX_FILL, MIN_VISIBLE, box_fill  # noqa: E402
 from vision.models import reader_path  # noqa: E402
-from vision.reader import CARDS, EditionPrototypes, EmbeddingRecogniser, FaceReader  # noqa: E402
+from vision.reader import CARDS, EditionHead, EditionPrototypes, EmbeddingRecogniser, FaceReader  # noqa: E402
+from vision.recogniser import Recogniser  # noqa: E402
 
 BANDS = (("at least 1/4 visible", 0.25, 1.01), ("strips (25–50 % visible)", 0.25, 0.5), ("whole (≥ 90 %)", 0.9, 1.01))
 
 
-def enrolled(reader: FaceReader, faces: dict[str, np.ndarray], root: Path, name: str, how: str) -> EditionPrototypes:
-    """Enrol the faces as `borne enrol` would, from their scans or from photos of them."""
+def enrolled(reader: FaceReader, faces: dict[str, np.ndarray], root: Path, name: str,
+             how: str) -> tuple[EditionPrototypes, EditionHead]:
+    """Enrol the faces as `borne enrol --reader` would, from their scans or from photos of them."""
     folder = root / f"{name}-{how}-input"
     folder.mkdir(parents=True, exist_ok=True)
     if how == "scans":
@@ -56,13 +65,14 @@ def enrolled(reader: FaceReader, faces: dict[str, np.ndarray], root: Path, name:
     started = time.monotonic()
     edition = enrol_folder(folder, f"{name}-{how}", out_root=root / "editions")
     prototypes = make_prototypes(reader, [edition.face(c) for c in CARDS], edition.name)
+    head = fit_head(reader, [edition.face(c) for c in CARDS], edition.name)
     alike = look_alikes(prototypes)
     print(f"  enrolled {name} from {how} in {time.monotonic() - started:.0f} s"
           + (f"; look-alikes: {', '.join(f'{a.value}/{b.value} {s:.2f}' for a, b, s in alike[:4])}" if alike else ""))
-    return prototypes
+    return prototypes, head
 
 
-def read_scenes(recognisers: dict[str, EmbeddingRecogniser], scene_edition: str, *, scenes: int, seed: int) -> None:
+def read_scenes(recognisers: dict[str, Recogniser], scene_edition: str, *, scenes: int, seed: int) -> None:
     renderer = SceneRenderer(SceneSpec(edition=scene_edition, surfaces=HELD_OUT_KINDS))
     rng = np.random.default_rng(seed)
     rows: dict[str, list[tuple[str, str, float]]] = {k: [] for k in recognisers}
@@ -93,14 +103,41 @@ def read_scenes(recognisers: dict[str, EmbeddingRecogniser], scene_edition: str,
             print("    most frequent misses:", ", ".join(f"{a}→{b} ×{n}" for (a, b), n in wrong))
 
 
+def detect(recogniser: EmbeddingRecogniser, scene_edition: str, *, scenes: int, seed: int) -> None:
+    from bench_detect import measure as measure_detect
+
+    from vision.detector import OnnxCardDetector
+    from vision.frame_reader import FrameReader
+    from vision.models import detector_path
+    from vision.tiling import STILL_TILE_SHARE, TiledDetector
+
+    reader = FrameReader(TiledDetector(OnnxCardDetector(detector_path()), tile_share=STILL_TILE_SHARE), recogniser)
+    renderer = SceneRenderer(SceneSpec(width=1280, height=720, edition=scene_edition, surfaces=HELD_OUT_KINDS))
+    measure_detect(reader, renderer, scenes=scenes, seed=seed)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--scenes", type=int, default=40, help="held-out scenes per edition (default 40)")
     parser.add_argument("--seed", type=int, default=9700, help="scene seed (default 9700; training draws no scenes)")
     parser.add_argument("--editions", default=",".join(TEST_EDITIONS) + ",generic")
+    parser.add_argument("--detect-scenes", type=int, default=0,
+                        help="then read this many held-out scenes per enrolment as `borne detect` does (default 0)")
+    parser.add_argument("--enrol-from", default="scans,photos", help="scans, photos or both (default both)")
+    parser.add_argument("--compare-features", action="store_true",
+                        help="also fit the recogniser of hand-made features on each enrolment (as `borne enrol` "
+                             "did before the face reader: 400 scenes, 25,000 face views) and read the same scenes")
     args = parser.parse_args()
     reader = FaceReader(reader_path())
     print(f"face reader {reader.path.name} ({reader.size} px crops)")
+    crops = np.random.default_rng(0).integers(0, 256, (40, reader.size, reader.size, 3), dtype=np.uint8)
+    times = []
+    for _ in range(30):
+        t0 = time.perf_counter()
+        reader.embed(crops)
+        times.append(time.perf_counter() - t0)
+    print(f"reader cost for a frame with 40 cards (one crop per box, batched): median "
+          f"{1000 * float(np.median(times)):.1f} ms, worst {1000 * max(times):.1f} ms")
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         for name in args.editions.split(","):
@@ -108,14 +145,34 @@ def main() -> None:
             if name == "generic":
                 generic = load_edition("generic")
                 prototypes = make_prototypes(reader, [generic.face(c) for c in CARDS], "generic")
-                read_scenes({"generic (shipped faces)": EmbeddingRecogniser(reader, prototypes)}, "generic",
-                            scenes=args.scenes, seed=args.seed)
+                recogniser = EmbeddingRecogniser(reader, prototypes)
+                read_scenes({"generic (shipped faces)": recogniser}, "generic", scenes=args.scenes, seed=args.seed)
+                if args.detect_scenes:
+                    detect(recogniser, "generic", scenes=args.detect_scenes, seed=args.seed + 1)
                 continue
-            faces = test_edition(name)
+            faces = held_out_edition(name)
             original = write_edition(root / "editions" / f"{name}-original", f"{name}-original", faces)
-            recognisers = {f"enrolled from {how}": EmbeddingRecogniser(reader, enrolled(reader, faces, root, name, how))
-                           for how in ("scans", "photos")}
+            recognisers: dict[str, Recogniser] = {}
+            for how in args.enrol_from.split(","):
+                prototypes, head = enrolled(reader, faces, root, name, how)
+                recognisers[f"reader head, enrolled from {how}"] = EmbeddingRecogniser(reader, head)
+                recognisers[f"reader prototypes, enrolled from {how}"] = EmbeddingRecogniser(reader, prototypes)
+            if args.compare_features:
+                from vision.face_fitting import collect_crops, collect_face_views, fit_recogniser
+
+                for how in args.enrol_from.split(","):
+                    folder = str(root / "editions" / f"{name}-{how}")
+                    started = time.monotonic()
+                    crops = collect_crops(folder, scenes=400, seed=0).joined(collect_face_views(folder, 25_000, seed=0))
+                    recognisers[f"hand-made features, enrolled from {how}"] = fit_recogniser(folder, crops, seed=0)
+                    print(f"  fitted the recogniser of hand-made features on {name} from {how} in "
+                          f"{time.monotonic() - started:.0f} s")
             read_scenes(recognisers, str(original.folder), scenes=args.scenes, seed=args.seed)
+            for key, recogniser in recognisers.items() if args.detect_scenes else ():
+                if "prototypes" in key:
+                    continue
+                print(f"\n  borne detect, {name} {key}:")
+                detect(recogniser, str(original.folder), scenes=args.detect_scenes, seed=args.seed + 1)
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ procedural training editions use OpenCV's Hershey typefaces, so even the numeral
 - ``photo``: a photograph-like picture filling the face, the value in a white tab at the top left;
 - ``lineart``: a white card with thin black outline drawings and outlined numerals.
 
->>> sorted(test_edition("corner"))[:3]
+>>> sorted(held_out_edition("corner"))[:3]
 ['accident', 'back', 'distance_100']
 """
 
@@ -147,7 +147,7 @@ def _lineart(card: Card) -> Image.Image:
 _DRAW = {"corner": _corner, "midcard": _midcard, "photo": _photo, "lineart": _lineart}
 
 
-def test_face(name: str, card: Card | None) -> NDArray[np.uint8]:
+def held_out_face(name: str, card: Card | None) -> NDArray[np.uint8]:
     """A face of test edition ``name`` (``None``: its back), RGB :data:`SIZE`."""
     if card is None:
         img = Image.new("RGB", SIZE, (120, 30, 40) if name in ("corner", "photo") else (30, 60, 120))
@@ -158,10 +158,10 @@ def test_face(name: str, card: Card | None) -> NDArray[np.uint8]:
     return np.asarray(_DRAW[name](card))
 
 
-def test_edition(name: str) -> dict[str, NDArray[np.uint8]]:
+def held_out_edition(name: str) -> dict[str, NDArray[np.uint8]]:
     """Every face of a test edition by card id, plus ``back``."""
     if name not in _DRAW:
         raise KeyError(f"no test edition {name!r} (one of {', '.join(TEST_EDITIONS)})")
-    faces = {c.value: test_face(name, c) for c in Card}
-    faces["back"] = test_face(name, None)
+    faces = {c.value: held_out_face(name, c) for c in Card}
+    faces["back"] = held_out_face(name, None)
     return faces

@@ -14,7 +14,8 @@ from numpy.typing import NDArray
 
 from datasets.face_views import Shown, face_view
 from scoring.cards import Card
-from vision.reader import CARDS, EditionPrototypes, FaceReader
+from vision.mlp import fit_mlp
+from vision.reader import CARDS, NOTHING, EditionHead, EditionPrototypes, FaceReader
 
 PROTOTYPE_KINDS: tuple[Shown, ...] = (Shown.WHOLE, Shown.STRIP, Shown.COVERED)
 VIEWS_PER_PROTOTYPE = 24
@@ -48,6 +49,38 @@ def make_prototypes(
             progress(k + 1, total)
     return EditionPrototypes(edition, np.asarray(vectors, np.float32), np.asarray(cards, np.int64),
                              np.asarray(turns, np.int64))
+
+
+HEAD_VIEWS = 16
+"""Views of each card under each turn and each kind (whole, strip, covered) the edition head is fitted on."""
+NOTHING_VIEWS = 600
+
+
+def fit_head(
+    reader: FaceReader, faces: Sequence[NDArray[np.uint8]], edition: str, *, views: int = HEAD_VIEWS, seed: int = 0,
+    progress: Callable[[int, int], None] | None = None,
+) -> EditionHead:
+    """An edition head fitted on the reader's embeddings of views of the edition's 19 RGB faces."""
+    if len(faces) != len(CARDS):
+        raise ValueError(f"{len(faces)} faces given, one per card ({len(CARDS)}) expected")
+    bgr = [np.ascontiguousarray(_fit(f)[..., ::-1]) for f in faces]
+    rng = np.random.default_rng([seed, 31])
+    embeddings, labels = [], []
+    for k in range(len(CARDS)):
+        crops = np.array([face_view(bgr, k, rng, shown=kind, turn=turn, size=reader.size)
+                          for turn in range(4) for kind in PROTOTYPE_KINDS for _ in range(views)])
+        embeddings.append(reader.embed(crops)[0])
+        labels += [k * 4 + turn for turn in range(4) for _ in range(len(PROTOTYPE_KINDS) * views)]
+        if progress is not None:
+            progress(k + 1, len(CARDS) + 1)
+    nothing = np.array([face_view(bgr, int(rng.integers(len(CARDS))), rng, shown=kind, turn=int(rng.integers(4)),
+                                  size=reader.size) for kind in (Shown.TABLE, Shown.SLIVER) * (NOTHING_VIEWS // 2)])
+    embeddings.append(reader.embed(nothing)[0])
+    labels += [NOTHING] * len(nothing)
+    mlp = fit_mlp(np.vstack(embeddings), np.asarray(labels, np.int64), NOTHING + 1, hidden=128, epochs=60, seed=seed)
+    if progress is not None:
+        progress(len(CARDS) + 1, len(CARDS) + 1)
+    return EditionHead(edition, mlp)
 
 
 def look_alikes(prototypes: EditionPrototypes, threshold: float = LOOK_ALIKE_SIMILARITY) -> list[tuple[Card, Card, float]]:

@@ -84,7 +84,10 @@ def edition_faces(edition: int, first_procedural_seed: int = 0) -> tuple[NDArray
     return tuple(out)
 
 
-def make_shard(recipe: CropRecipe, index: int, mix: ViewMix = ViewMix()) -> dict[str, NDArray[np.generic]]:
+VIEW_MIX = ViewMix()
+
+
+def make_shard(recipe: CropRecipe, index: int, mix: ViewMix = VIEW_MIX) -> dict[str, NDArray[np.generic]]:
     """Shard ``index`` of a recipe, the same on every machine."""
     rng = np.random.default_rng([recipe.seed, index])
     n = recipe.shard_size

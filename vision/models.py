@@ -64,15 +64,18 @@ def prototypes_path(edition: str) -> Path:
 
 
 def load_recogniser(edition: str) -> Recogniser:
-    """The recogniser of an edition: the face reader with the edition's prototypes when both exist, else the
-    edition's fitted recogniser of hand-made features.
+    """The recogniser of an edition: the face reader with the edition's head (or prototypes) when the edition was
+    enrolled with it (``borne enrol --reader``), else the edition's fitted recogniser of hand-made features.
 
     :raises ModelError: the edition has neither.
     """
-    from vision.reader import EditionPrototypes, EmbeddingRecogniser, FaceReader
+    from vision.reader import HEAD_FILE, EditionHead, EditionPrototypes, EmbeddingRecogniser, FaceReader
     from vision.recogniser import FaceRecogniser
 
     prototypes = prototypes_path(edition)
-    if prototypes.is_file() and reader_path().is_file():
+    head = prototypes.parent / (HEAD_FILE if edition != GENERIC else f"reader-head-{GENERIC}.npz")
+    if reader_path().is_file() and head.is_file():
+        return EmbeddingRecogniser(FaceReader(reader_path()), EditionHead.load(head))
+    if reader_path().is_file() and prototypes.is_file():
         return EmbeddingRecogniser(FaceReader(reader_path()), EditionPrototypes.load(prototypes))
     return FaceRecogniser.load(recogniser_path(edition))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -19,11 +20,14 @@ from numpy.typing import NDArray
 from scoring.cards import Card
 from vision.crops import clockwise, cut_card
 from vision.errors import ModelError
+from vision.mlp import Mlp
 from vision.recogniser import MIN_READABLE_ASPECT, SECOND_LOOK_DEGREES, Reading, _aspect, turned_box
 
 READER_FILE = "reader.onnx"
 PROTOTYPES_FILE = "prototypes.npz"
+HEAD_FILE = "reader-head.npz"
 PROTOTYPES_VERSION = 1
+HEAD_VERSION = 1
 CARDS: tuple[Card, ...] = tuple(Card)
 SIMILARITY_SCALE = 24.0
 """The cosine softmax's scale in training: confidences are the same softmax over the cards' best
@@ -137,12 +141,79 @@ class EditionPrototypes:
             raise ModelError(f"{path}: not a prototypes file ({e})") from None
 
 
+class EditionModel(Protocol):
+    """An edition as the reader knows it: readings from embeddings."""
+
+    edition: str
+
+    def match(self, embeddings: NDArray[np.float32], readable: NDArray[np.float32]) -> list[Reading]: ...
+
+
+NOTHING = len(CARDS) * 4
+"""The edition head's last class: nothing to read (bare table, a sliver of a card)."""
+
+
+@dataclass
+class EditionHead:
+    """A small perceptron over the reader's embeddings, fitted at enrolment on views of the edition's faces.
+
+    Its classes are each card under each quarter turn, and "nothing to read". Where prototypes compare
+    whole embeddings, the head learns which of their directions tell this edition's cards apart (a
+    deck whose distance cards differ only by their numerals).
+    """
+
+    edition: str
+    mlp: Mlp
+    min_confidence: float = 0.6
+    """Below this probability of its card (summed over turns) a crop is "unknown"."""
+
+    def match(self, embeddings: NDArray[np.float32], readable: NDArray[np.float32]) -> list[Reading]:
+        if len(embeddings) == 0:
+            return []
+        p = self.mlp.probabilities(embeddings)
+        by_card = p[:, :NOTHING].reshape(len(p), len(CARDS), 4)
+        cards = by_card.sum(axis=2)
+        out = []
+        for i in range(len(p)):
+            k = int(cards[i].argmax())
+            confidence = float(cards[i, k]) * min(1.0, 2.0 * float(readable[i]))
+            turn = (4 - int(by_card[i, k].argmax())) % 4
+            sure = confidence >= self.min_confidence and cards[i, k] > p[i, NOTHING]
+            out.append(Reading(CARDS[k] if sure else None, confidence if sure else min(confidence, 0.49), turn))
+        return out
+
+    def save(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        m = self.mlp
+        with path.open("wb") as f:
+            np.savez_compressed(f, version=np.array(HEAD_VERSION), edition=np.array(self.edition),
+                                card_ids=np.array([c.value for c in CARDS]), min_confidence=np.array(self.min_confidence),
+                                mean=m.mean, scale=m.scale, w1=m.w1, b1=m.b1, w2=m.w2, b2=m.b2)
+
+    @classmethod
+    def load(cls, path: Path) -> EditionHead:
+        """:raises ModelError: missing, or not an edition head of this format."""
+        try:
+            with np.load(path, allow_pickle=False) as d:
+                if int(d["version"]) != HEAD_VERSION:
+                    raise ModelError(f"{path}: edition head format {int(d['version'])}, expected {HEAD_VERSION}")
+                if tuple(str(c) for c in d["card_ids"]) != tuple(c.value for c in CARDS):
+                    raise ModelError(f"{path}: an edition head of another card list")
+                mlp = Mlp(*(d[k].astype(np.float32) for k in ("mean", "scale", "w1", "b1", "w2", "b2")))
+                return cls(str(d["edition"]), mlp, float(d["min_confidence"]))
+        except FileNotFoundError:
+            raise ModelError(f"{path}: no such edition head") from None
+        except (KeyError, ValueError, OSError) as e:
+            raise ModelError(f"{path}: not an edition head ({e})") from None
+
+
 @dataclass
 class EmbeddingRecogniser:
     """Reads boxes of a frame with the face reader and one edition's prototypes (the recogniser's interface)."""
 
     reader: FaceReader
-    prototypes: EditionPrototypes
+    prototypes: EditionModel
+    """The edition's prototypes or its head."""
     second_look_degrees: tuple[float, ...] = SECOND_LOOK_DEGREES
     """A readable box left unknown is cut again turned by each of these angles about its centre."""
 

@@ -26,14 +26,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="teach Borne a deck edition from one photo per card",
         description="FOLDER holds one photo or scan per card type, named by card id (distance_25.jpg, …, "
         "driving_ace.png; back.jpg optional): a photo holding the card (at an angle, on any background) or a plain "
-        "scan or picture file of the card filling the image. Each card is found and straightened, then the face "
-        "reader learns the edition from views of its faces (a minute; without models/reader.onnx, a recogniser "
-        "of hand-made features is fitted on rendered scenes instead). Afterwards detect and replay take --edition NAME.",
+        "scan or picture file of the card filling the image. Each card is found and straightened, then a "
+        "recogniser of the edition is fitted on scenes rendered with its faces (or, with --reader, the face reader "
+        "learns it from views of its faces). Afterwards detect and replay take --edition NAME.",
     )
     p.add_argument("folder", metavar="FOLDER")
     p.add_argument("--edition", required=True, metavar="NAME", help="the name to give the edition")
-    p.add_argument("--scenes", type=int, default=400,
-                   help="without the face reader: scenes rendered to fit the recogniser (default 400)")
+    p.add_argument("--scenes", type=int, default=400, help="scenes rendered to fit the recogniser (default 400)")
+    p.add_argument("--reader", action="store_true",
+                   help="enrol with the learned face reader (models/reader.onnx) instead: about half a minute, "
+                        "no scenes rendered; experimental, see models/reader.md for how it reads today")
     add_face_views_option(p)
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(func=_enrol)
@@ -72,13 +74,22 @@ def _enrol(args: argparse.Namespace) -> int:
 
     from tqdm import tqdm
 
+    from borne.commands import CommandError
     from datasets.enrol import enrol_folder
-    from vision.models import RECOGNISER_FILE, reader_path
+    from vision.models import PROTOTYPES_FILE, RECOGNISER_FILE, reader_path
+    from vision.reader import HEAD_FILE
 
+    if args.reader:
+        reader_path_ = reader_path()
+        if not reader_path_.is_file():
+            raise CommandError(f"--reader: {reader_path_} is missing (train it with `borne train reader`)")
     started = time.monotonic()
     with tqdm(total=19, desc="finding cards", unit="card") as bar:
         edition = enrol_folder(Path(args.folder), args.edition, progress=lambda key: bar.update(1))
-    if reader_path().is_file():
+    # an edition enrolled again keeps nothing of the way it was read before
+    for stale in (RECOGNISER_FILE, HEAD_FILE, PROTOTYPES_FILE):
+        (edition.folder / stale).unlink(missing_ok=True)
+    if args.reader:
         _learn_faces(edition, seed=args.seed)
         print(f"enrolled edition {edition.name!r} in {time.monotonic() - started:.0f} s; use --edition {edition.name}")
         return 0
@@ -95,15 +106,17 @@ def _learn_faces(edition: Any, *, seed: int) -> None:
 
     from tqdm import tqdm
 
-    from datasets.prototypes import look_alikes, make_prototypes
+    from datasets.prototypes import fit_head, look_alikes, make_prototypes
     from vision.models import PROTOTYPES_FILE, reader_path
-    from vision.reader import CARDS, FaceReader
+    from vision.reader import CARDS, HEAD_FILE, FaceReader
 
     reader = FaceReader(reader_path())
-    with tqdm(total=len(CARDS), desc="learning faces", unit="card") as bar:
-        prototypes = make_prototypes(reader, [edition.face(c) for c in CARDS], edition.name, seed=seed,
-                                     progress=lambda done, total: bar.update(1))
+    faces = [edition.face(c) for c in CARDS]
+    with tqdm(total=2 * len(CARDS) + 1, desc="learning faces", unit="step") as bar:
+        prototypes = make_prototypes(reader, faces, edition.name, seed=seed, progress=lambda done, total: bar.update(1))
+        head = fit_head(reader, faces, edition.name, seed=seed, progress=lambda done, total: bar.update(1))
     prototypes.save(edition.folder / PROTOTYPES_FILE)
+    head.save(edition.folder / HEAD_FILE)
     for a, b, similarity in look_alikes(prototypes):
         print(f"warning: {a.value} and {b.value} look alike at table size (similarity {similarity:.2f}); check "
               "that their photos show different cards, and expect them mistaken for one another now and then",

@@ -33,11 +33,12 @@ def test_enrol_makes_an_edition_that_recognises_its_own_cards(tmp_path):
     os.environ["BORNE_DATA_DIR"] = env["BORNE_DATA_DIR"]
     try:
         from datasets.edition import _LOADED
-        from vision.models import recogniser_path
+        from vision.models import load_recogniser
         from vision.recogniser import FaceRecogniser
 
         _LOADED.pop("mine", None)
-        recogniser = FaceRecogniser.load(recogniser_path("mine"))
+        recogniser = load_recogniser("mine")
+        assert isinstance(recogniser, FaceRecogniser)
     finally:
         del os.environ["BORNE_DATA_DIR"]
     # Each original face, seen whole, is read as itself (12 scenes is a small fit: most cards, not all).
@@ -59,3 +60,36 @@ def test_enrol_refuses_a_folder_with_a_missing_card(tmp_path):
     )
     assert out.returncode == 2 and "stop" in out.stderr
     assert not (tmp_path / "data" / "editions" / "x").exists()
+
+
+def test_enrol_with_the_face_reader_learns_the_edition_from_its_faces(tmp_path):
+    from datasets.edition import load_edition
+
+    generic = load_edition("generic")
+    faces = {c.value: generic.face(c) for c in Card}
+    photos = write_photo_folder(faces, tmp_path / "photos", seed=3)
+    env = {**os.environ, "BORNE_DATA_DIR": str(tmp_path / "data")}
+    out = subprocess.run([sys.executable, "-m", "borne", "enrol", str(photos), "--edition", "mine", "--reader"],
+                         capture_output=True, text=True, env=env, timeout=600)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "learning faces" in out.stderr and "enrolled edition 'mine'" in out.stdout
+    folder = tmp_path / "data" / "editions" / "mine"
+    assert (folder / "reader-head.npz").is_file() and not (folder / "recogniser.npz").exists()
+    os.environ["BORNE_DATA_DIR"] = env["BORNE_DATA_DIR"]
+    try:
+        from datasets.edition import _LOADED
+        from vision.models import load_recogniser
+        from vision.reader import EditionHead, EmbeddingRecogniser
+
+        _LOADED.pop("mine", None)
+        recogniser = load_recogniser("mine")
+        assert isinstance(recogniser, EmbeddingRecogniser) and isinstance(recogniser.prototypes, EditionHead)
+    finally:
+        del os.environ["BORNE_DATA_DIR"]
+    right = 0
+    for key, face in faces.items():
+        image = np.ascontiguousarray(face[::10, ::10, ::-1])  # about the size a camera sees a card
+        box = np.array([[0, 0], [image.shape[1], 0], [image.shape[1], image.shape[0]], [0, image.shape[0]]], float)
+        (reading,) = recogniser.read(image, [box])
+        right += reading.card is not None and reading.card.value == key
+    assert right >= 15

@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from datasets.art_test import test_edition
+from datasets.art_test import held_out_edition
 from datasets.edition import load_edition
 from datasets.enrol import enrol_folder, locate_card
 from datasets.errors import DuplicateFaceError
@@ -15,7 +15,7 @@ from datasets.faces import rounded_alpha
 from datasets.photos import card_photo
 from datasets.prototypes import look_alikes, make_prototypes
 from scoring.cards import Card
-from vision.models import load_recogniser, reader_path
+from vision.models import reader_path
 from vision.reader import CARDS, EditionPrototypes, EmbeddingRecogniser, FaceReader
 
 
@@ -33,19 +33,19 @@ def reader() -> FaceReader:
 
 
 def test_a_plain_scan_is_the_card_itself_and_a_photo_is_found_in_it():
-    face = test_edition("lineart")["distance_75"]  # a white card: nothing stands out from a white scan
+    face = held_out_edition("lineart")["distance_75"]  # a white card: nothing stands out from a white scan
     scan = plain_scan(face)
     corners = locate_card(scan)
     h, w = scan.shape[:2]
     assert np.allclose(sorted(map(tuple, corners)), sorted([(0, 0), (w, 0), (w, h), (0, h)]))
-    photo = card_photo(test_edition("corner")["stop"], seed=5)
+    photo = card_photo(held_out_edition("corner")["stop"], seed=5)
     corners = locate_card(photo)
     area = cv2.contourArea(corners.astype(np.float32))
     assert 0.03 * photo.shape[0] * photo.shape[1] < area < 0.6 * photo.shape[0] * photo.shape[1]
 
 
 def test_enrolling_plain_scans_150_px_wide(tmp_path):
-    faces = test_edition("midcard")
+    faces = held_out_edition("midcard")
     folder = tmp_path / "scans"
     folder.mkdir()
     for key, face in faces.items():
@@ -57,7 +57,7 @@ def test_enrolling_plain_scans_150_px_wide(tmp_path):
 
 
 def test_the_same_picture_given_twice_is_refused_naming_both_files(tmp_path):
-    faces = test_edition("photo")
+    faces = held_out_edition("photo")
     folder = tmp_path / "scans"
     folder.mkdir()
     for key, face in faces.items():
@@ -69,7 +69,7 @@ def test_the_same_picture_given_twice_is_refused_naming_both_files(tmp_path):
 
 
 def test_cards_differing_by_one_corner_digit_are_not_duplicates(tmp_path):
-    faces = test_edition("corner")  # 100 and 200 differ only by a small corner digit
+    faces = held_out_edition("corner")  # 100 and 200 differ only by a small corner digit
     folder = tmp_path / "scans"
     folder.mkdir()
     for key, face in faces.items():
@@ -87,9 +87,14 @@ def test_look_alike_faces_are_named(reader):
     assert (Card.DISTANCE_50, Card.DISTANCE_75) in pairs
 
 
-def test_the_generic_edition_is_read_and_a_bare_table_is_unknown(reader):
-    recogniser = load_recogniser("generic")
-    assert isinstance(recogniser, EmbeddingRecogniser)
+@pytest.fixture(scope="module")
+def generic(reader) -> EmbeddingRecogniser:
+    faces = load_edition("generic")
+    return EmbeddingRecogniser(reader, make_prototypes(reader, [faces.face(c) for c in CARDS], "generic", views=8))
+
+
+def test_the_generic_edition_is_read_and_a_bare_table_is_unknown(generic):
+    recogniser = generic
     generic = load_edition("generic")
     for card in (Card.DISTANCE_25, Card.DISTANCE_200, Card.STOP, Card.DRIVING_ACE):
         face = cv2.resize(generic.face(card), (45, 70), interpolation=cv2.INTER_AREA)[..., ::-1]
@@ -98,15 +103,15 @@ def test_the_generic_edition_is_read_and_a_bare_table_is_unknown(reader):
         box = np.array([[40, 25], [85, 25], [85, 95], [40, 95]], float)
         (reading,) = recogniser.read(table, [np.roll(box, 1, axis=0)])
         assert reading.card is card
-        assert reading.turn == 3  # the box's corners start one corner late: three quarter turns back
+        assert reading.turn == 1  # the box starts at the bottom-left corner: upright one corner on
     rng = np.random.default_rng(3)
     bare = np.clip(rng.normal(120, 25, (120, 120, 3)), 0, 255).astype(np.uint8)
     (reading,) = recogniser.read(bare, [np.array([[30, 20], [75, 20], [75, 90], [30, 90]], float)])
     assert reading.card is None
 
 
-def test_prototypes_round_trip(tmp_path, reader):
-    prototypes = load_recogniser("generic").prototypes
+def test_prototypes_round_trip(tmp_path, generic):
+    prototypes = generic.prototypes
     prototypes.save(tmp_path / "p.npz")
     again = EditionPrototypes.load(tmp_path / "p.npz")
     assert again.edition == "generic" and again.vectors.shape == prototypes.vectors.shape

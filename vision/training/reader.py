@@ -103,7 +103,6 @@ def train_reader(
         start_epoch = int(state["epoch"])
         log(f"resumed after epoch {start_epoch}")
     (run / "recipe.json").write_text(json.dumps({**asdict(recipe), "classes": classes, "crops": n}, indent=2) + "\n")
-    generator = torch.Generator().manual_seed(recipe.seed)
     for epoch in range(start_epoch, recipe.epochs):
         net.train()
         order = torch.randperm(n, generator=torch.Generator().manual_seed(recipe.seed * 1000 + epoch))
@@ -138,7 +137,6 @@ def train_reader(
         (run / "last.tmp.pt").replace(last)
         log(f"epoch {epoch + 1} done: loss {loss_sum / n:.3f}, train acc {right / max(counted, 1):.3f}, "
             f"{time.monotonic() - started:.0f} s")
-    del generator
     net.eval()
     return net
 

@@ -1,8 +1,10 @@
 """One resumable face-reader training run: crops, training, ONNX export, the generic edition's prototypes.
 
 Everything lands under ``BUILD/reader/``: ``shards/`` (the crops, shared by runs of one recipe) and
-``NAME/`` (checkpoints, log). The model and its record go to ``MODELS/reader.onnx`` and
-``MODELS/reader.train.json``; the generic edition's prototypes to ``MODELS/prototypes-generic.npz``.
+``NAME/`` (checkpoints, log, and the generic edition's prototypes made with the new reader). The model
+and its record go to ``MODELS/reader.onnx`` and ``MODELS/reader.train.json``. The generic edition is
+read by the reader only once ``prototypes-generic.npz`` is copied into ``MODELS/``: a decision made on
+the benches (``bench/bench_reader.py`` against ``bench/bench_recogniser.py``), not by training.
 """
 
 from __future__ import annotations
@@ -81,7 +83,7 @@ class ReaderRun:
         net = train_reader(shards, self.crops.editions * IDENTITIES_PER_EDITION, run, recipe, log=log)
         out = self.models / "reader.onnx"
         export_reader(net, out, self.crops.size)
-        enrol_generic(self.models)
+        enrol_generic(self.models, run)
         record = {"crops": asdict(self.crops), "training": asdict(recipe), "shards": len(shards),
                   "seconds_drawing_crops": round(drawn), "seconds_total": round(time.monotonic() - started),
                   "command": f"borne train reader --editions {self.editions} --shards {self.shards} "
@@ -90,8 +92,8 @@ class ReaderRun:
         return out
 
 
-def enrol_generic(models: Path) -> Path:
-    """The generic edition's prototypes, made with the reader in ``models``."""
+def enrol_generic(models: Path, out: Path) -> Path:
+    """The generic edition's prototypes, made with the reader in ``models``, written into ``out``."""
     from datasets.edition import load_edition
     from datasets.prototypes import make_prototypes
     from vision.reader import CARDS, FaceReader
@@ -99,6 +101,6 @@ def enrol_generic(models: Path) -> Path:
     reader = FaceReader(models / "reader.onnx")
     edition = load_edition("generic")
     prototypes = make_prototypes(reader, [edition.face(c) for c in CARDS], "generic")
-    path = models / "prototypes-generic.npz"
+    path = out / "prototypes-generic.npz"
     prototypes.save(path)
     return path
