@@ -21,7 +21,10 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from datasets.faces import rounded_alpha
+from datasets.occluders import SKIN
 from vision.crops import cut_card
+from vision.recogniser import turned_box
 
 CARD_LENGTH_PX = (28.0, 130.0)
 """A card's length in the frame: 30–130 px at 1280 × 720 from 0.6–1.4 m."""
@@ -30,8 +33,6 @@ STRIP_FRACTION = (0.18, 0.45)
 SLIVER_FRACTION = (0.04, 0.14)
 JITTER_SHARE = 0.025
 """Standard deviation of a box corner's error, as a share of the card's length (1.5 px of 60)."""
-SKIN = np.array([[255, 219, 172], [241, 194, 125], [224, 172, 105], [198, 134, 66], [141, 85, 36], [92, 58, 30]],
-                np.float32)
 
 
 class Shown(Enum):
@@ -76,16 +77,6 @@ def _table_patch(rng: np.random.Generator, size: int) -> NDArray[np.uint8]:
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
-def _rounded_mask(w: int, h: int) -> NDArray[np.uint8]:
-    r = max(1, round(0.057 * w))
-    a = np.zeros((h, w), np.uint8)
-    cv2.rectangle(a, (r, 0), (w - 1 - r, h - 1), 255, -1)
-    cv2.rectangle(a, (0, r), (w - 1, h - 1 - r), 255, -1)
-    for cx, cy in ((r, r), (w - 1 - r, r), (r, h - 1 - r), (w - 1 - r, h - 1 - r)):
-        cv2.circle(a, (cx, cy), r, 255, -1, lineType=cv2.LINE_AA)
-    return a
-
-
 def _lay(canvas: NDArray[np.uint8], face: NDArray[np.uint8], corners: NDArray[np.float64]) -> None:
     """Warp a BGR face onto the canvas with its top-left, top-right, bottom-right, bottom-left at ``corners``."""
     h, w = face.shape[:2]
@@ -98,7 +89,7 @@ def _lay(canvas: NDArray[np.uint8], face: NDArray[np.uint8], corners: NDArray[np
         face = cv2.resize(face, (max(4, round(w * f)), max(6, round(h * f))), interpolation=cv2.INTER_AREA)
         m = m @ np.diag([w / face.shape[1], h / face.shape[0], 1.0])
     warped = cv2.warpPerspective(face, m, size, flags=cv2.INTER_LINEAR)
-    alpha = cv2.warpPerspective(_rounded_mask(face.shape[1], face.shape[0]), m, size, flags=cv2.INTER_LINEAR)
+    alpha = cv2.warpPerspective(rounded_alpha(face.shape[1], face.shape[0]), m, size, flags=cv2.INTER_LINEAR)
     a = alpha[..., None].astype(np.float32) / 255.0
     canvas[:] = (canvas * (1 - a) + warped * a).astype(np.uint8)
 
@@ -191,7 +182,7 @@ def face_view(
             box = corners
     box = box + rng.normal(0, JITTER_SHARE * length, (4, 2))
     if rng.random() < 0.25:  # the detector's angle a few degrees off
-        box = _turned(box, float(rng.normal(0, 4.0)))
+        box = turned_box(box, float(rng.normal(0, 4.0)))
     # light only the part of the table round the box: the rest is never cut
     x0, y0 = np.maximum(np.floor(box.min(axis=0)).astype(int) - 4, 0)
     x1, y1 = np.minimum(np.ceil(box.max(axis=0)).astype(int) + 4, side)
@@ -202,10 +193,3 @@ def face_view(
 def _unit(rng: np.random.Generator) -> NDArray[np.float64]:
     a = rng.uniform(0, 2 * np.pi)
     return np.array([np.cos(a), np.sin(a)])
-
-
-def _turned(q: NDArray[np.float64], degrees: float) -> NDArray[np.float64]:
-    c = q.mean(axis=0)
-    a = np.deg2rad(degrees)
-    r = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
-    return (q - c) @ r.T + c

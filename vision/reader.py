@@ -21,7 +21,7 @@ from scoring.cards import Card
 from vision.crops import clockwise, cut_card
 from vision.errors import ModelError
 from vision.mlp import Mlp
-from vision.recogniser import MIN_READABLE_ASPECT, SECOND_LOOK_DEGREES, Reading, _aspect, turned_box
+from vision.recogniser import SECOND_LOOK_DEGREES, Reading, read_with_second_look
 
 READER_FILE = "reader.onnx"
 PROTOTYPES_FILE = "prototypes.npz"
@@ -222,22 +222,8 @@ class EmbeddingRecogniser:
         return self.prototypes.edition
 
     def read(self, image: NDArray[np.uint8], boxes: list[NDArray[np.floating]]) -> list[Reading]:
-        """Read each box of a BGR frame; a readable box left unknown gets a second look at other angles."""
-        readable = [i for i, box in enumerate(boxes) if _aspect(box) >= MIN_READABLE_ASPECT]
-        out = [Reading(None, 0.0) for _ in boxes]
-        if not readable:
-            return out
-        for i, reading in zip(readable, self.read_boxes(image, [boxes[i] for i in readable]), strict=True):
-            out[i] = reading
-        unsure = [i for i in readable if out[i].card is None]
-        if unsure and self.second_look_degrees:
-            angles = self.second_look_degrees
-            again = self.read_boxes(image, [turned_box(boxes[i], a) for i in unsure for a in angles])
-            for n, i in enumerate(unsure):
-                best = max(again[n * len(angles) : (n + 1) * len(angles)], key=lambda r: r.confidence)
-                if best.card is not None:
-                    out[i] = best
-        return out
+        """Read each box of a BGR frame, once; a readable box left unknown gets a second look at other angles."""
+        return read_with_second_look(self.read_boxes, image, boxes, self.second_look_degrees)
 
     def read_boxes(self, image: NDArray[np.uint8], boxes: list[NDArray[np.floating]]) -> list[Reading]:
         if not boxes:

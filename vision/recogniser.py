@@ -7,6 +7,7 @@ a laptop CPU with numpy alone, and runs anywhere OpenCV runs.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -102,6 +103,28 @@ def turned_box(corners: NDArray[np.floating], degrees: float) -> NDArray[np.floa
     return (q - centre) @ rotation.T + centre
 
 
+def read_with_second_look(
+    read_boxes: Callable[[NDArray[np.uint8], list[NDArray[np.floating]]], list[Reading]],
+    image: NDArray[np.uint8], boxes: list[NDArray[np.floating]], angles: tuple[float, ...],
+) -> list[Reading]:
+    """Each box read by ``read_boxes`` (slivers narrower than :data:`MIN_READABLE_ASPECT` are not read); a
+    readable box left unknown is cut again turned by each of ``angles`` and its surest reading kept."""
+    readable = [i for i, box in enumerate(boxes) if _aspect(box) >= MIN_READABLE_ASPECT]
+    out = [Reading(None, 0.0) for _ in boxes]
+    if not readable:
+        return out
+    for i, reading in zip(readable, read_boxes(image, [boxes[i] for i in readable]), strict=True):
+        out[i] = reading
+    unsure = [i for i in readable if out[i].card is None]
+    if unsure and angles:
+        again = read_boxes(image, [turned_box(boxes[i], a) for i in unsure for a in angles])
+        for n, i in enumerate(unsure):
+            best = max(again[n * len(angles) : (n + 1) * len(angles)], key=lambda r: r.confidence)
+            if best.card is not None:
+                out[i] = best
+    return out
+
+
 @dataclass(frozen=True)
 class Reading:
     """What the recogniser read on one card."""
@@ -141,21 +164,7 @@ class FaceRecogniser:
     def read(self, image: NDArray[np.uint8], boxes: list[NDArray[np.floating]]) -> list[Reading]:
         """Read each box of a BGR frame, trying its four turns and keeping the surest; a readable box left
         unknown gets a second look, cut again turned by each of :attr:`second_look_degrees`."""
-        readable = [i for i, box in enumerate(boxes) if _aspect(box) >= MIN_READABLE_ASPECT]
-        out = [Reading(None, 0.0) for _ in boxes]
-        if not readable:
-            return out
-        for i, reading in zip(readable, self._read_boxes(image, [boxes[i] for i in readable])):
-            out[i] = reading
-        unsure = [i for i in readable if out[i].card is None]
-        if unsure and self.second_look_degrees:
-            angles = self.second_look_degrees
-            again = self._read_boxes(image, [turned_box(boxes[i], a) for i in unsure for a in angles])
-            for n, i in enumerate(unsure):
-                best = max(again[n * len(angles) : (n + 1) * len(angles)], key=lambda r: r.confidence)
-                if best.card is not None:
-                    out[i] = best
-        return out
+        return read_with_second_look(self._read_boxes, image, boxes, self.second_look_degrees)
 
     def _read_boxes(self, image: NDArray[np.uint8], boxes: list[NDArray[np.floating]]) -> list[Reading]:
         """Each box read under its four turns, the surest kept."""
