@@ -37,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from datasets.art_test import TEST_EDITIONS, held_out_edition  # noqa: E402
 from datasets.edition import load_edition, write_edition  # noqa: E402
 from datasets.enrol import enrol_folder  # noqa: E402
+from datasets.errors import EnrolmentError  # noqa: E402
 from datasets.generate import scene_for  # noqa: E402
 from datasets.photos import write_photo_folder  # noqa: E402
 from datasets.prototypes import fit_head, look_alikes, make_prototypes  # noqa: E402
@@ -154,7 +155,11 @@ def main() -> None:
             original = write_edition(root / "editions" / f"{name}-original", f"{name}-original", faces)
             recognisers: dict[str, Recogniser] = {}
             for how in args.enrol_from.split(","):
-                prototypes, head = enrolled(reader, faces, root, name, how)
+                try:
+                    prototypes, head = enrolled(reader, faces, root, name, how)
+                except EnrolmentError as e:
+                    print(f"  enrolment of {name} from {how} FAILED: {e}")
+                    continue
                 recognisers[f"reader head, enrolled from {how}"] = EmbeddingRecogniser(reader, head)
                 recognisers[f"reader prototypes, enrolled from {how}"] = EmbeddingRecogniser(reader, prototypes)
             if args.compare_features:
@@ -162,6 +167,8 @@ def main() -> None:
 
                 for how in args.enrol_from.split(","):
                     folder = str(root / "editions" / f"{name}-{how}")
+                    if not Path(folder).is_dir():
+                        continue
                     started = time.monotonic()
                     crops = collect_crops(folder, scenes=400, seed=0).joined(collect_face_views(folder, 25_000, seed=0))
                     recognisers[f"hand-made features, enrolled from {how}"] = fit_recogniser(folder, crops, seed=0)
