@@ -2,13 +2,13 @@
 # Check the agent on arm64 without a Raspberry Pi: a Debian bookworm arm64 root (what Raspberry Pi OS
 # 64-bit is built on, Python 3.11), the runtime's aarch64 wheels from PyPI, and the agent started on a
 # video file under qemu-aarch64-static, asked for its status and a snapshot.
-#   sudo firmware_cam/install/check_arm64.sh [WORKDIR]      (default /tmp/borne-arm64)
+#   sudo firmware_cam/install/check_arm64.sh [WORKDIR]      (default: a new temporary folder)
 # Needs root for apt (qemu-user-static, debootstrap). Registers nothing with the kernel (no binfmt):
 # each aarch64 program is started through qemu by hand, so install.sh itself (apt, venv, systemd) is
 # not run here; that is for a real Pi.
 set -euo pipefail
 
-WORK="${1:-/tmp/borne-arm64}"
+WORK="${1:-$(mktemp -d -t borne-arm64.XXXXXX)}"
 ROOT="$WORK/root"
 SITE="$WORK/site"
 REPO="$(cd "$(dirname "$0")/../.." && pwd)"

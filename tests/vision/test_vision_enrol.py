@@ -13,6 +13,19 @@ from datasets.photos import write_photo_folder
 from scoring.cards import Card
 
 
+def enrolled_recogniser(env: dict[str, str], name: str):
+    """The recogniser `borne enrol` made for edition ``name`` in the data folder of ``env``."""
+    from datasets.edition import _LOADED
+    from vision.models import load_recogniser
+
+    os.environ["BORNE_DATA_DIR"] = env["BORNE_DATA_DIR"]
+    try:
+        _LOADED.pop(name, None)
+        return load_recogniser(name)
+    finally:
+        del os.environ["BORNE_DATA_DIR"]
+
+
 def test_enrol_makes_an_edition_that_recognises_its_own_cards(tmp_path):
     # The generic deck, printed and photographed at an angle (CONTRACT §8's export is what §7's enrol accepts).
     from datasets.edition import load_edition
@@ -30,17 +43,10 @@ def test_enrol_makes_an_edition_that_recognises_its_own_cards(tmp_path):
     assert "finding cards" in out.stderr  # the progress bars
     folder = tmp_path / "data" / "editions" / "mine"
     assert (folder / "edition.json").is_file() and (folder / "recogniser.npz").is_file()
-    os.environ["BORNE_DATA_DIR"] = env["BORNE_DATA_DIR"]
-    try:
-        from datasets.edition import _LOADED
-        from vision.models import load_recogniser
-        from vision.recogniser import FaceRecogniser
+    from vision.recogniser import FaceRecogniser
 
-        _LOADED.pop("mine", None)
-        recogniser = load_recogniser("mine")
-        assert isinstance(recogniser, FaceRecogniser)
-    finally:
-        del os.environ["BORNE_DATA_DIR"]
+    recogniser = enrolled_recogniser(env, "mine")
+    assert isinstance(recogniser, FaceRecogniser)
     # Each original face, seen whole, is read as itself (12 scenes is a small fit: most cards, not all).
     right = 0
     for key, face in faces.items():
@@ -75,17 +81,10 @@ def test_enrol_with_the_face_reader_learns_the_edition_from_its_faces(tmp_path):
     assert "learning faces" in out.stderr and "enrolled edition 'mine'" in out.stdout
     folder = tmp_path / "data" / "editions" / "mine"
     assert (folder / "reader-head.npz").is_file() and not (folder / "recogniser.npz").exists()
-    os.environ["BORNE_DATA_DIR"] = env["BORNE_DATA_DIR"]
-    try:
-        from datasets.edition import _LOADED
-        from vision.models import load_recogniser
-        from vision.reader import EditionHead, EmbeddingRecogniser
+    from vision.reader import EditionHead, EmbeddingRecogniser
 
-        _LOADED.pop("mine", None)
-        recogniser = load_recogniser("mine")
-        assert isinstance(recogniser, EmbeddingRecogniser) and isinstance(recogniser.prototypes, EditionHead)
-    finally:
-        del os.environ["BORNE_DATA_DIR"]
+    recogniser = enrolled_recogniser(env, "mine")
+    assert isinstance(recogniser, EmbeddingRecogniser) and isinstance(recogniser.prototypes, EditionHead)
     right = 0
     for key, face in faces.items():
         image = np.ascontiguousarray(face[::10, ::10, ::-1])  # about the size a camera sees a card
