@@ -49,3 +49,24 @@ _hypothesis_settings.register_profile("explore", max_examples=3000, derandomize=
 import os as _os  # noqa: E402
 
 _hypothesis_settings.load_profile(_os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+
+
+@pytest.fixture(scope="session")
+def browser() -> Any:
+    """Debian's Chromium (or ``$BORNE_CHROMIUM``) driven by Playwright, one for every browser test of the session.
+
+    It lives here, not in a package's conftest, so that no module imports a second copy: two session
+    Playwrights at once make the second refuse to start ("Sync API inside the asyncio loop").
+    """
+    from playwright.sync_api import sync_playwright
+
+    executable = _os.environ.get("BORNE_CHROMIUM", CHROMIUM)
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        yield b
+        b.close()

@@ -11,12 +11,11 @@ import pytest
 from tests.firmware_cam.conftest import AgentProcess, write_video
 from tests.firmware_cam.test_cam_run import AgentRun
 from tests.web.camera_run import render_sequence
-from tests.web.conftest import browser  # noqa: F401 - the fixture
 
 pytestmark = pytest.mark.browser
 
 
-def test_the_camera_panel_shows_the_agent_and_its_loss_and_return(tmp_path: Path, browser: Any) -> None:  # noqa: F811
+def test_the_camera_panel_shows_the_agent_and_its_loss_and_return(tmp_path: Path, browser: Any) -> None:
     seq = render_sequence(tmp_path / "seq", seed=5, frames=8)
     video = write_video(tmp_path / "camera.avi", 600, size=(640, 360), fps=10.0)
     agent = AgentProcess(video, tmp_path, extra=["--stall-s", "30"]).start()
@@ -47,7 +46,7 @@ def test_the_camera_panel_shows_the_agent_and_its_loss_and_return(tmp_path: Path
             back.stop()
 
 
-def test_another_camera_found_on_the_network_is_picked_on_the_page(tmp_path: Path, browser: Any) -> None:  # noqa: F811
+def test_another_camera_found_on_the_network_is_picked_on_the_page(tmp_path: Path, browser: Any) -> None:
     import os
 
     import httpx

@@ -127,19 +127,6 @@ def fresh_server(tmp_path: Path) -> Iterator[Server]:
     srv.stop()
 
 
-# Pages that wait with ``wait_for_function`` open with ``bypass_csp=True``: Playwright evaluates the predicate
-# string with ``eval``, which the display's policy forbids; test_web_hardening_browser checks the page under it.
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run"]
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    executable = os.environ.get("BORNE_CHROMIUM", CHROMIUM)
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+# The ``browser`` fixture lives in tests/conftest.py: one Chromium for the whole session. Pages that wait with
+# ``wait_for_function`` open with ``bypass_csp=True``: Playwright evaluates the predicate string with ``eval``,
+# which the display's policy forbids; test_web_hardening_browser checks the page under it.
