@@ -109,7 +109,8 @@ def test_the_page_keeps_up_by_polling_when_every_stream_is_taken(tmp_path: Path,
             page = watched_page(browser, server, errors)
             page.goto(f"{server.url}/games/{game_id}")
             page.wait_for_selector(".side[data-side='Ana & Cleo']", timeout=TIMEOUT_MS)
-            assert page.evaluate("document.body.dataset.live") == "0"  # no stream for this page
+            # no stream for this page: it says so once the server's 503 has reached it
+            page.wait_for_selector("body[data-live='0']", timeout=TIMEOUT_MS)
             hand = server.post(f"/api/games/{game_id}/hands", json={**TALLYNIGHT_HAND_1})
             assert hand.status_code == 200, hand.text
             total = f"{hand.json()['game_totals']['Ana & Cleo']:,}"
