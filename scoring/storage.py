@@ -14,7 +14,7 @@ import json
 import os
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -462,13 +462,18 @@ class GameStore:
         document["history"] = [c.to_json() for c in self.history(game_id)]
         return document
 
-    def export_csv(self, game_id: int) -> str:
-        """One row per hand and side: the facts' km, each line item, the hand total and the running total."""
+    def export_csv(self, game_id: int, *, headings: Mapping[str, str] | None = None) -> str:
+        """One row per hand and side: the facts' km, each line item, the hand total and the running total.
+
+        The first row names the columns by id (``hand``, ``side``, ``km``, the items, ``hand_total``,
+        ``running_total``), or by ``headings[id]`` where given (a language's words).
+        """
         stored = self.load(game_id)
         game = stored.game
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(["hand", "side", "km", *ITEM_NAMES, "hand_total", "running_total"])
+        columns = ["hand", "side", "km", *ITEM_NAMES, "hand_total", "running_total"]
+        writer.writerow([(headings or {}).get(c, c) for c in columns])
         for number, (hand, score, totals) in enumerate(
             zip(game.hands, game.scores(), game.totals_after_each_hand()), start=1
         ):

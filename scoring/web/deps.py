@@ -10,6 +10,7 @@ from fastapi import Depends, Header, HTTPException, Path, Query, Request
 from scoring.errors import GameNotFoundError, HandNotFoundError
 from scoring.storage import GameStore
 from scoring.web.events import Broadcaster
+from scoring.web.i18n import LANGUAGES, accepted_languages, choose_language
 from scoring.web.settings import WebSettings
 
 
@@ -82,12 +83,23 @@ def write_headers(
     :class:`scoring.web.idempotency.IdempotentWrites` before the route runs; declared here for the docs)."""
 
 
+def get_language(
+    settings: Annotated[WebSettings, Depends(get_settings)],
+    lang: Annotated[str | None, Query(max_length=16, description=f"The language: {', '.join(LANGUAGES)}. "
+                                      "Without it (or for another), the browser's Accept-Language, else the server's.")] = None,
+    accept_language: Annotated[str | None, Header(include_in_schema=False)] = None,
+) -> str:
+    """The language asked for: ``?lang=``, else the first supported one of ``Accept-Language``, else the server's."""
+    return choose_language([lang, *accepted_languages(accept_language), settings.language])
+
+
 Store = Annotated[GameStore, Depends(get_store)]
 Events = Annotated[Broadcaster, Depends(get_broadcaster)]
 Settings = Annotated[WebSettings, Depends(get_settings)]
 Writer = Depends(write_headers)
 ExpectedRevision = Annotated[int | None, Depends(expected_revision)]
 Author = Annotated[str, Depends(get_author)]
+Language = Annotated[str, Depends(get_language)]
 
 
 def game_id_param(game_id: Annotated[str, Path(description="The game's id.")]) -> int:

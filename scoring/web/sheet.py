@@ -16,15 +16,16 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from scoring.score import ITEM_NAMES
+from scoring.web.i18n import format_number
 
 GRID = colors.HexColor("#9aa3ad")
 HAND_ROW = colors.HexColor("#e4e9ef")
 TOTAL_ROW = colors.HexColor("#f3f5f7")
 
 
-def km(n: int) -> str:
-    """A number as a score pad writes it: ``2,950``."""
-    return f"{n:,}"
+def km(n: int, strings: dict[str, Any]) -> str:
+    """A number as a score pad in that language writes it: ``2,950``, ``2 950``, ``2.950``."""
+    return format_number(n, strings, printable=True)
 
 
 def _document(title: str, subtitle: str) -> tuple[SimpleDocTemplate, list[Any], io.BytesIO]:
@@ -72,8 +73,8 @@ def game_sheet_pdf(game: dict[str, Any], strings: dict[str, Any]) -> bytes:
     items = strings["items"]
     sides = [side["name"] for side in game["sides"]]
     title = game["name"] or s["title"]
-    goal = km(game["goal"]) + " km" if game["goal"] else s["goal_per_hand"]
-    subtitle = s["subtitle"].format(id=game["id"], rules=game["rules"], target=km(game["target"]), goal=goal)
+    goal = km(game["goal"], strings) + " km" if game["goal"] else s["goal_per_hand"]
+    subtitle = s["subtitle"].format(id=game["id"], rules=game["rules"], target=km(game["target"], strings), goal=goal)
     doc, story, buffer = _document(title, subtitle)
     rows: list[list[str]] = [[""] + sides]
     hand_rows, total_rows = [], []
@@ -82,16 +83,16 @@ def game_sheet_pdf(game: dict[str, Any], strings: dict[str, Any]) -> bytes:
         rows.append([s["hand"].format(n=hand["number"])] + [""] * len(sides))
         by_side = {sc["side"]: sc for sc in hand["score"]["sides"]}
         for item in ITEM_NAMES:
-            rows.append([items[item]] + [_cell(by_side[n]["items"][item]) for n in sides])
-        rows.append([s["hand_total"]] + [km(hand["points"][n]) for n in sides])
+            rows.append([items[item]] + [_cell(by_side[n]["items"][item], strings) for n in sides])
+        rows.append([s["hand_total"]] + [km(hand["points"][n], strings) for n in sides])
         total_rows.append(len(rows))
-        rows.append([s["running_total"]] + [km(hand["totals"][n]) for n in sides])
+        rows.append([s["running_total"]] + [km(hand["totals"][n], strings) for n in sides])
     if not game["hands"]:
         rows.append([s["no_hands"]] + [""] * len(sides))
     story.append(_grid(rows, hand_rows, total_rows, doc.width, len(sides)))
     story.append(Spacer(1, 5 * mm))
     styles = getSampleStyleSheet()
-    totals = ", ".join(f"{n}: {km(game['totals'][n])}" for n in sides)
+    totals = ", ".join(f"{n}: {km(game['totals'][n], strings)}" for n in sides)
     story.append(Paragraph(_escape(s["totals"].format(totals=totals)), styles["Heading3"]))
     if game["winner"]:
         story.append(Paragraph(_escape(s["winner"].format(side=game["winner"], hand=game["finished_after_hand"])),
@@ -100,8 +101,8 @@ def game_sheet_pdf(game: dict[str, Any], strings: dict[str, Any]) -> bytes:
     return buffer.getvalue()
 
 
-def _cell(points: int) -> str:
-    return km(points) if points else "–"
+def _cell(points: int, strings: dict[str, Any]) -> str:
+    return km(points, strings) if points else "–"
 
 
 def blank_sheet_pdf(sides: Sequence[str], hands: int, strings: dict[str, Any], title: str = "") -> bytes:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Response
+from fastapi import APIRouter, HTTPException, Query, Response
 from fastapi.responses import PlainTextResponse
 
 from scoring.errors import SetupError
@@ -14,6 +14,7 @@ from scoring.rules import RuleSet
 from scoring.storage import StoredGame, game_document
 from scoring.web.deps import Author, Events, ExpectedRevision, GameId, Store, Writer
 from scoring.web.events import GameEvent
+from scoring.web.i18n import LANGUAGES, choose_language, load_strings
 from scoring.web.schemas import ChangeOut, ErrorOut, GameCreate, GameCreated, GameOut, GameSummary, SetupPreview
 
 router = APIRouter(prefix="/api/games", tags=["games"])
@@ -127,8 +128,16 @@ def export_json(game_id: GameId, store: Store) -> Response:
 
 @router.get("/{game_id}/export.csv", response_class=PlainTextResponse, responses={404: {"model": ErrorOut}},
             summary="One row per hand and side")
-def export_csv(game_id: GameId, store: Store) -> Response:
-    return Response(store.export_csv(game_id), media_type="text/csv; charset=utf-8",
+def export_csv(
+    game_id: GameId, store: Store,
+    lang: Annotated[str | None, Query(max_length=16, description="Column headings in this language "
+                                      f"({', '.join(LANGUAGES)}); without it, by id.")] = None,
+) -> Response:
+    headings = None
+    if lang:
+        strings = load_strings(choose_language([lang]))
+        headings = {**strings["items"], **strings["export"]}
+    return Response(store.export_csv(game_id, headings=headings), media_type="text/csv; charset=utf-8",
                     headers={"Content-Disposition": f'attachment; filename="borne-game-{game_id}.csv"'})
 
 

@@ -8,8 +8,8 @@ from fastapi import APIRouter, Query
 
 from scoring.game import GameSetup
 from scoring.rules import RULE_SETS, RuleSet
-from scoring.web.deps import Settings
-from scoring.web.i18n import load_strings
+from scoring.web.deps import Language
+from scoring.web.i18n import LANGUAGES, load_strings
 from scoring.web.routers.games import preview
 from scoring.web.schemas import RuleSetOut, SetupPreview
 
@@ -42,6 +42,11 @@ def setup_preview(
     return preview(setup)
 
 
-@router.get("/strings", summary="The interface strings of the display's language")
-def strings(settings: Settings) -> dict[str, Any]:
-    return load_strings(settings.language)
+@router.get("/strings", summary="The interface strings of a language (English where a translation lacks one)")
+def strings(language: Language) -> dict[str, Any]:
+    return load_strings(language)
+
+
+@router.get("/languages", summary="The languages the display speaks, each named in its own words")
+def languages() -> dict[str, str]:
+    return dict(LANGUAGES)
