@@ -13,7 +13,6 @@ const COLOURS = ["#e4572e", "#2e86de", "#17a673", "#d99a00", "#8e44ad", "#c0392b
 const TOKEN_KEY = "borne.token";
 
 const state = {
-  S: {},            // interface strings
   game: null,       // the game document shown
   games: [],        // summaries, newest first
   followLatest: false,
@@ -28,14 +27,10 @@ const state = {
 
 // ---------------------------------------------------------------------------- helpers
 
-function t(key, vars) {
-  let v = key.split(".").reduce((o, k) => (o == null ? undefined : o[k]), state.S);
-  if (typeof v !== "string") v = key;
-  return vars ? v.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m)) : v;
-}
+// t(), fmt() and the language menu: static/i18n.js.
 
-let numberFormat = new Intl.NumberFormat("en");
-const fmt = (n) => numberFormat.format(n);
+// Only the nodes among xs: replaceChildren(null) would print "null" on the page.
+const nodes = (...xs) => xs.flat().filter((x) => x !== null && x !== undefined && x !== false);
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -232,10 +227,8 @@ function summarise(doc) {
 // ---------------------------------------------------------------------------- start
 
 async function start() {
-  state.S = await api("GET", "/api/strings");
-  numberFormat = new Intl.NumberFormat(state.S.locale || "en");
-  document.documentElement.lang = state.S.language || "en";
-  for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+  await startLanguage();
+  document.querySelector(".bar").append(languageMenu(onLanguageChange));
   const path = location.pathname;
   const match = path.match(/^\/games\/(\d+)\/?$/);
   if (path === "/new") {
@@ -265,6 +258,15 @@ async function start() {
   });
 }
 
+// A new language: everything on screen is drawn again in it (a set-up page starts afresh).
+function onLanguageChange() {
+  if (state.view === "setup") { renderSetup(); return; }
+  if (state.game) document.title = `${state.game.name || sidesTitle(state.game)} · Borne`;
+  if (cameraImg) cameraImg.alt = t("camera.picture");
+  renderGameView();
+  setLive(document.body.dataset.live === "1");
+}
+
 // ---------------------------------------------------------------------------- set-up page
 
 async function renderSetup() {
@@ -289,13 +291,13 @@ async function renderSetup() {
       t(`setup.${key}`))));
   const drawButton = el("button", { type: "button", id: "draw-teams", class: "secondary",
     onclick: () => update({ draw: true }) }, t("setup.draw_teams"));
-  const blank = el("a", { id: "blank-sheet", href: "/api/sheets/blank.pdf", target: "_blank" }, t("setup.blank_sheet"));
+  const blank = el("a", { id: "blank-sheet", href: `/api/sheets/blank.pdf?lang=${i18n.language}`, target: "_blank" }, t("setup.blank_sheet"));
 
   function names() { return setup.players.map((p) => p.trim()).filter(Boolean); }
   function teamSize() { const n = names().length; return setup.grouping ?? ([4, 6, 8].includes(n) ? 2 : 1); }
 
   function renderPlayers() {
-    playersBox.replaceChildren(...setup.players.map((p, i) => el("div", { class: "player" },
+    playersBox.replaceChildren(...nodes(setup.players.map((p, i) => el("div", { class: "player" },
       el("label", { for: `player-${i}`, class: "sr-only" }, t("setup.player", { n: i + 1 })),
       el("input", { id: `player-${i}`, type: "text", value: p, maxlength: 60, autocomplete: "off",
         placeholder: t("setup.player", { n: i + 1 }),
@@ -304,7 +306,7 @@ async function renderSetup() {
         onclick: () => { setup.players.splice(i, 1); setup.teams = null; renderPlayers(); update(); } }, "×") : null)),
     setup.players.length < 16 ? el("button", { type: "button", class: "secondary", id: "add-player",
       onclick: () => { setup.players.push(""); renderPlayers(); document.getElementById(`player-${setup.players.length - 1}`).focus(); } },
-    `+ ${t("setup.add_player")}`) : null);
+    `+ ${t("setup.add_player")}`) : null));
   }
 
   let timer = null;
@@ -312,7 +314,7 @@ async function renderSetup() {
 
   async function update({ draw = false } = {}) {
     const rule = state.rules.find((r) => r.name === rulesSelect.value);
-    rulesHelp.textContent = rule.description;
+    rulesHelp.textContent = tOr(`rule_sets.${rule.name}`, rule.description);
     targetHelp.textContent = rule.counting === "hand_wins" ? t("setup.target_wins_help") : t("setup.target_help");
     if (!target.dataset.touched) target.value = rule.default_target;
     const list = names();
@@ -344,7 +346,7 @@ async function renderSetup() {
       goal.disabled = rule.goals.length < 2;
       extension.disabled = Number(goal.value) !== 700;
       if (extension.disabled) extension.checked = false;
-      const bq = new URLSearchParams();
+      const bq = new URLSearchParams({ lang: i18n.language });
       sides.forEach((s) => bq.append("sides", s.name));
       blank.href = `/api/sheets/blank.pdf?${bq}`;
     } catch (e) {
@@ -413,8 +415,8 @@ function renderGameView() {
   const main = document.getElementById("main");
   const doc = state.game;
   if (!doc) {
-    main.replaceChildren(livePanel(), cameraPanel(), el("section", { class: "card empty" }, el("h1", {}, t("app.tagline")), el("p", {}, t("app.no_games")),
-      el("a", { class: "button primary big", href: "/new" }, t("app.new_game"))), gamesList());
+    main.replaceChildren(...nodes(livePanel(), cameraPanel(), el("section", { class: "card empty" }, el("h1", {}, t("app.tagline")), el("p", {}, t("app.no_games")),
+      el("a", { class: "button primary big", href: "/new" }, t("app.new_game"))), gamesList()));
     return;
   }
   const focusId = document.activeElement && document.activeElement.id;
@@ -487,8 +489,8 @@ function actions(doc) {
     doc.winner ? null : el("button", { type: "button", class: "primary big", id: "enter-hand", onclick: () => openEntry(null),
       "aria-keyshortcuts": "N" }, t("display.enter_hand", { n })),
     el("button", { type: "button", class: "secondary", id: "undo", onclick: undo }, `↶ ${t("display.undo")}`),
-    el("a", { class: "button secondary", id: "sheet-link", href: `/api/games/${doc.id}/sheet.pdf`, target: "_blank" }, t("display.sheet")),
-    el("a", { class: "button secondary", href: `/api/games/${doc.id}/export.csv`, download: "" }, t("display.export_csv")),
+    el("a", { class: "button secondary", id: "sheet-link", href: `/api/games/${doc.id}/sheet.pdf?lang=${i18n.language}`, target: "_blank" }, t("display.sheet")),
+    el("a", { class: "button secondary", href: `/api/games/${doc.id}/export.csv?lang=${i18n.language}`, download: "" }, t("display.export_csv")),
     el("a", { class: "button secondary", href: `/api/games/${doc.id}/export.json`, download: "" }, t("display.export_json")));
 }
 
@@ -659,8 +661,8 @@ function rerenderCamera() {
   const panel = document.getElementById("camera-panel");
   const live = document.getElementById("live-panel");
   if (panel && (live || !state.liveHand)) {
-    panel.replaceWith(cameraPanel());
-    if (live) live.replaceWith(livePanel());
+    panel.replaceWith(...nodes(cameraPanel()));
+    if (live) live.replaceWith(...nodes(livePanel()));
   } else if (state.view === "game") renderGameView();
 }
 
@@ -767,7 +769,7 @@ function liveHand(hand) {
   const sides = hand.sides.map((s, i) => {
     const counts = DISTANCE_VALUES.filter((km) => (s.distance[String(km)] || 0) > 0)
       .map((km) => `${km}×${s.distance[String(km)]}`);
-    const safeties = Object.entries(s.safeties).map(([id, how]) => t(`safeties.${id}`) + (how === "coup_fourre" ? " ⟂" : ""));
+    const safeties = Object.entries(s.safeties).map(([id, how]) => t(`cards.${id}`) + (how === "coup_fourre" ? " ⟂" : ""));
     const score = pending && pending.score ? pending.score.sides.find((x) => x.side === s.side) : null;
     const low = s.confidence < 0.7;
     return el("article", { class: "live-side", "data-side": s.side, style: `--side:${sideColour(s.side, i)}` },
@@ -1176,7 +1178,7 @@ function renderEntry() {
       const msg = errorFor(s.side, `safeties.${safety}`);
       const current = s.safeties[safety] || "none";
       return el("fieldset", { class: `safety${msg ? " invalid" : ""}`, "data-safety": safety },
-        el("legend", {}, t(`safeties.${safety}`)),
+        el("legend", {}, t(`cards.${safety}`)),
         el("div", { class: "segmented" }, ["none", "played", "coup_fourre"].map((how) => el("label", { for: `${id}-${safety}-${how}` },
           el("input", { type: "radio", name: `${id}-${safety}`, value: how, id: `${id}-${safety}-${how}`, checked: current === how ? true : null,
             onchange: () => { if (how === "none") delete s.safeties[safety]; else s.safeties[safety] = how; rerender(); } }),
