@@ -583,7 +583,7 @@ function stopReplay(keep) {
 
 function scorePad(doc) {
   if (!doc.hands.length) return el("div", {}, el("h2", {}, t("display.hands")), el("p", { class: "muted" }, t("display.no_hands")));
-  const head = el("thead", {}, el("tr", {}, el("th", { scope: "col" }, ""),
+  const head = el("thead", {}, el("tr", {}, el("td", {}),
     doc.sides.map((s, i) => el("th", { scope: "col", style: `--side:${COLOURS[i % COLOURS.length]}` }, s.name))));
   const bodies = doc.hands.slice().reverse().map((hand) => {
     const bySide = Object.fromEntries(hand.score.sides.map((s) => [s.side, s]));
