@@ -152,6 +152,7 @@ def test_the_camera_panel_and_zone_editor_have_no_serious_problem(tmp_path: Any,
         page.goto(run.url + "/")
         page.wait_for_selector("#edit-zones:not([disabled])", timeout=20_000)
         problems = audit(page, "camera panel, in Italian") + no_stray_words(page, "camera panel")
+        assert re.search(r"\d+,\d fotogrammi/s", page.text_content("#camera-panel") or "")  # Italian decimal comma
         page.click("#edit-zones")
         page.wait_for_selector("#zone-dialog[open] #zone-corner-1-3")
         problems += audit(page, "zone editor, in Italian") + no_stray_words(page, "zone editor")

@@ -66,8 +66,14 @@ def test_an_evening_in_each_language(server: Server, browser: Any, language: str
     # -- hand 1 with the counters: km and card names in the language
     page.click("#enter-hand")
     assert page.text_content("#hand-title") == S["entry"]["new_title"].format(n=1)
-    enter_side(page, first, {50: 1, 75: 2, 100: 6, 200: 1}, {"puncture_proof": "coup_fourre", "right_of_way": "played"})
     a = side_index(page, first)
+    for _ in range(3):
+        page.click(f"#s{a}-plus-200")  # a mistake the page explains in the language before anything is sent
+    assert S["entry"]["err_200s"] in (page.text_content(f"#entry-form .entry-side >> nth={a}") or "")
+    assert page.text_content("#entry-error") == S["entry"]["fix_first"] and page.is_disabled("#save-hand")
+    page.click(f"#s{a}-minus-200")
+    page.click(f"#s{a}-minus-200")
+    enter_side(page, first, {50: 1, 75: 2, 100: 6}, {"puncture_proof": "coup_fourre", "right_of_way": "played"})
     assert page.text_content(f"#s{a}-km") == (S["entry"]["km_of"].format(km=n(1000), goal=n(1000))
                                               + f" ✓ {S['entry']['completes']}")
     form = page.text_content("#entry-form") or ""

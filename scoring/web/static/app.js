@@ -676,7 +676,7 @@ function cameraPanel() {
   const cam = state.camera;
   if (!cam || !cam.camera) return null;
   const status = cam.ended ? t("camera.ended") : cam.connected ? t("camera.connected") : t("camera.lost");
-  const bits = [t("camera.fps", { fps: cam.frames_per_second.toFixed(1) })];
+  const bits = [t("camera.fps", { fps: fmtDecimal(cam.frames_per_second ?? 0) })];
   if (cam.corrupt_frames) bits.push(t("camera.corrupt", { n: cam.corrupt_frames }));
   if (cam.reconnects) bits.push(t("camera.reconnects", { n: cam.reconnects }));
   return el("section", { class: "card camera-card", id: "camera-panel", "aria-label": t("camera.title") },
@@ -747,11 +747,11 @@ async function useCamera(name, token, error) {
 // A Borne camera agent's own status (borne-cam's /status, fetched by `borne run`): frames, temperature, throttling.
 function agentLine(agent) {
   if (!agent.reachable) return t("camera.agent_unreachable", { error: agent.error || "" });
-  const up = agent.uptime_s >= 3600 ? `${(agent.uptime_s / 3600).toFixed(1)} h`
+  const up = agent.uptime_s >= 3600 ? `${fmtDecimal(agent.uptime_s / 3600)} h`
     : agent.uptime_s >= 60 ? `${Math.round(agent.uptime_s / 60)} min` : `${Math.round(agent.uptime_s)} s`;
   const bits = [t("camera.agent", { frames: fmt(agent.frames), dropped: fmt(agent.dropped), uptime: up })];
   if (agent.camera !== "ok") bits.push(t("camera.agent_lost"));
-  if (agent.temperature_c != null) bits.push(t("camera.agent_temp", { c: agent.temperature_c.toFixed(1) }));
+  if (agent.temperature_c != null) bits.push(t("camera.agent_temp", { c: fmtDecimal(agent.temperature_c) }));
   if (agent.throttled_flags && agent.throttled_flags.length) bits.push(t("camera.agent_throttled", { flags: agent.throttled_flags.join(", ") }));
   return bits.join(" · ");
 }

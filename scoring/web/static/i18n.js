@@ -11,7 +11,7 @@ const i18n = {
   S: {},               // the strings of the language shown
   language: "en",
   languages: { en: "English" },  // GET /api/languages: code → name in its own words
-  number: { group: ",", min_grouping: 1 },  // how the language writes numbers (strings' "number")
+  number: { group: ",", decimal: ".", min_grouping: 1 },  // how the language writes numbers (strings' "number")
 };
 
 // The string at a dotted key, with {name} filled from vars; a value that is missing, null or undefined
@@ -39,6 +39,13 @@ function fmt(n) {
   return (value < 0 ? "-" : "") + digits;
 }
 
+// A measure with one decimal, with the language's decimal mark (12.5 frames/s, 12,5 images/s).
+function fmtDecimal(x) {
+  const value = Number(x);
+  if (!Number.isFinite(value)) return "";
+  return value.toFixed(1).replace(".", i18n.number.decimal || ".");
+}
+
 function preferredLanguage() {
   let saved = null;
   try { saved = localStorage.getItem(LANGUAGE_KEY); } catch (e) { /* storage refused: follow the browser */ }
@@ -61,7 +68,7 @@ async function useLanguage(code) {
   const strings = await getJson(`/api/strings?lang=${encodeURIComponent(code)}`);
   i18n.S = strings;
   i18n.language = strings.language || "en";
-  i18n.number = { group: ",", min_grouping: 1, ...(strings.number || {}) };
+  i18n.number = { group: ",", decimal: ".", min_grouping: 1, ...(strings.number || {}) };
   document.documentElement.lang = i18n.language;
   for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
   const menu = document.getElementById("language");
