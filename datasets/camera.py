@@ -39,10 +39,9 @@ class Camera:
     def focal_px(self) -> float:
         return self.width / 2 / math.tan(math.radians(self.hfov_deg) / 2)
 
-    def homography(self) -> np.ndarray:
-        """3×3 matrix taking table millimetres ``(x, y, 1)`` to image pixels."""
-        f = self.focal_px
-        k = np.array([[f, 0, self.width / 2], [0, f, self.height / 2], [0, 0, 1]])
+    def pose(self) -> tuple[np.ndarray, np.ndarray]:
+        """The camera's rotation (rows: image right, image down and the optical axis, in table
+        coordinates with z up) and its centre in table millimetres."""
         psi = math.radians(self.yaw_deg)
         # looking straight down, image x along (cos, sin), image y along (sin, -cos)
         r = np.array([[math.cos(psi), math.sin(psi), 0], [math.sin(psi), -math.cos(psi), 0], [0, 0, -1.0]])
@@ -53,6 +52,13 @@ class Camera:
         r = r @ lean.T
         view = r.T @ np.array([0, 0, 1.0])  # optical axis in table coordinates
         centre = np.array([self.target[0], self.target[1], 0.0]) - view * (self.height_mm / abs(view[2]))
+        return r, centre
+
+    def homography(self) -> np.ndarray:
+        """3×3 matrix taking table millimetres ``(x, y, 1)`` to image pixels."""
+        f = self.focal_px
+        k = np.array([[f, 0, self.width / 2], [0, f, self.height / 2], [0, 0, 1]])
+        r, centre = self.pose()
         h = k @ np.column_stack([r[:, 0], r[:, 1], -r @ centre])
         return h / h[2, 2]
 

@@ -17,19 +17,25 @@ from datasets.errors import SceneSpecError
 from datasets.labels import CLASS_SETS, obb_lines, truth_json
 from datasets.scene import Scene, SceneRenderer, SceneSpec
 from datasets.simulator import simulate_hand
+from datasets.table import TableState
 
 SIDE_WEIGHTS = {2: 0.6, 3: 0.2, 4: 0.2}
 """How often a scene has 2, 3 or 4 sides (two sides is the common 4-player team game)."""
 JPEG_QUALITY = 92
 
 
-def scene_for(seed: int, index: int, renderer: SceneRenderer) -> Scene:
-    """Scene ``index`` of a seed: a random moment of a simulated hand, rendered."""
+def moment(seed: int, index: int) -> tuple[TableState, np.random.Generator]:
+    """Scene ``index`` of a seed: a random moment of a simulated hand, and the generator that goes on to draw its looks."""
     rng = np.random.default_rng([seed, index])
     sides = int(rng.choice(list(SIDE_WEIGHTS), p=list(SIDE_WEIGHTS.values())))
     hand = simulate_hand(int(rng.integers(2**31)), sides)
     step = int(len(hand.tables) * rng.uniform(0.15, 1.0)) if hand.tables else 0
-    table = hand.tables[min(step, len(hand.tables) - 1)] if hand.tables else hand.initial
+    return (hand.tables[min(step, len(hand.tables) - 1)] if hand.tables else hand.initial), rng
+
+
+def scene_for(seed: int, index: int, renderer: SceneRenderer) -> Scene:
+    """Scene ``index`` of a seed: a random moment of a simulated hand, rendered."""
+    table, rng = moment(seed, index)
     return renderer.render(table, rng)
 
 

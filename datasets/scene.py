@@ -128,7 +128,7 @@ def _warp_card(
     return int(inside.sum()), clipped, corners
 
 
-def _visible_box(idbuf: np.ndarray, index: int, corners: np.ndarray, h_face0: np.ndarray, face_wh: tuple[int, int]) -> np.ndarray | None:
+def visible_box(idbuf: np.ndarray, index: int, corners: np.ndarray, h_face0: np.ndarray, face_wh: tuple[int, int]) -> np.ndarray | None:
     """The card-aligned box round the main visible part of a card (face order), ``None`` when hidden.
 
     Slivers (a lower card of a column peeking out by a pixel along the sides of the card above it)
@@ -261,7 +261,7 @@ class SceneRenderer:
         counts = np.bincount((idbuf.ravel().astype(np.int32) - EMPTY), minlength=len(views) + 2)[2:]
         for i, v in enumerate(views):
             v.visible = float(min(1.0, counts[i] / areas[i]))
-            v.visible_corners = _visible_box(idbuf, i, v.corners, homs[i], sizes[i]) if counts[i] else None
+            v.visible_corners = visible_box(idbuf, i, v.corners, homs[i], sizes[i]) if counts[i] else None
         if spec.effects:
             img = apply_effects(img, rng, light)
         return Scene(img, cam, table, arr, views, hom, idbuf, kind)
@@ -276,7 +276,16 @@ def _px_per_mm(hom: np.ndarray, arr: Arrangement) -> float:
 def random_arm(
     rng: np.random.Generator, arr: Arrangement, hom: np.ndarray, target: PlacedCard | None = None, player: str | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
-    """A hand reaching for a card (a random one unless given) from a player's seat.
+    """A hand reaching for a card, in image pixels: (fingertips, reach direction); see :func:`arm_reach`."""
+    tip_mm, seat = arm_reach(rng, arr, target, player)
+    q = project(hom, np.array([seat, tip_mm]))
+    return q[1], q[1] - q[0]
+
+
+def arm_reach(
+    rng: np.random.Generator, arr: Arrangement, target: PlacedCard | None = None, player: str | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """A hand reaching for a card (a random one unless given) from a player's seat: (fingertips, shoulder) in mm.
 
     The player is ``player`` when given (the side that laid the card: a hazard on an opponent
     comes from the attacker's seat); otherwise the card's own side, an opponent for a hazard
@@ -299,8 +308,7 @@ def random_arm(
     else:
         a = rng.uniform(0, 2 * math.pi)
         seat = tip_mm - 400 * np.array([math.cos(a), math.sin(a)])
-    q = project(hom, np.array([seat, tip_mm]))
-    return q[1], q[1] - q[0]
+    return tip_mm, seat
 
 
 def sample_light(rng: np.random.Generator) -> dict[str, float]:

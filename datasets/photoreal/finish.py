@@ -1,0 +1,88 @@
+"""From Blender's passes to a phone photo: denoise, expose, tone, then the phone's own marks.
+
+Cycles on a few samples leaves grain; Intel Open Image Denoise (PyPI's ``oidn``) removes it with the
+help of the albedo and normal passes. A phone then meters the light, applies a tone curve, and leaves
+lens shading (vignetting), sensor noise and JPEG compression — drawn here from the scene's seed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from datasets.errors import SceneSpecError
+
+
+def read_pass(folder: Path, stem: str) -> NDArray[np.float32]:
+    """One of Blender's passes (``image``, ``albedo``, ``normal``: RGB; ``index``: one channel) as float32.
+
+    :raises SceneSpecError: the pass is missing or unreadable (Blender stopped before writing it).
+    """
+    path = folder / f"{stem}.npy"
+    try:
+        data = np.load(path)
+    except (OSError, ValueError) as e:
+        raise SceneSpecError(f"{path}: missing or unreadable (did Blender finish this scene?): {e}") from None
+    return np.ascontiguousarray(data[..., 0] if stem == "index" else data[..., :3], dtype=np.float32)
+
+
+def denoise(image: NDArray[np.float32], albedo: NDArray[np.float32], normal: NDArray[np.float32]) -> NDArray[np.float32]:
+    """Open Image Denoise's ray-tracing filter on an image in 0–1 with its albedo and normals."""
+    import oidn
+
+    h, w = image.shape[:2]
+    out = np.zeros_like(image)
+    device = oidn.NewDevice()
+    oidn.CommitDevice(device)
+    flt = oidn.NewFilter(device, "RT")
+    try:
+        for name, data in (("color", image), ("albedo", np.clip(albedo, 0, 1)), ("normal", normal), ("output", out)):
+            oidn.SetSharedFilterImage(flt, name, np.ascontiguousarray(data, np.float32), oidn.FORMAT_FLOAT3, w, h)
+        oidn.CommitFilter(flt)
+        oidn.ExecuteFilter(flt)
+    finally:
+        oidn.ReleaseFilter(flt)
+        oidn.ReleaseDevice(device)
+    return out
+
+
+def expose(linear: NDArray[np.float32], rng: np.random.Generator) -> NDArray[np.float32]:
+    """Metering as a phone does: the bright end of the scene (not its highlights) lands near white."""
+    luma = linear @ np.array([0.2126, 0.7152, 0.0722], np.float32)
+    key = float(np.percentile(luma, 92)) + 1e-6
+    return linear * (float(rng.uniform(0.62, 0.85)) / key)
+
+
+def tone(exposed: NDArray[np.float32]) -> NDArray[np.float32]:
+    """A soft shoulder for highlights, then the sRGB curve: 0–1 display values."""
+    x = np.maximum(exposed, 0)
+    shoulder = x / (1 + 0.25 * x)  # 1 → 0.8, glare saturates gently instead of clipping hard
+    shoulder = np.minimum(shoulder * 1.25, 1.0)
+    return np.where(shoulder <= 0.0031308, 12.92 * shoulder, 1.055 * np.power(shoulder, 1 / 2.4) - 0.055)
+
+
+def phone_marks(display: NDArray[np.float32], rng: np.random.Generator) -> NDArray[np.uint8]:
+    """Vignetting, sensor noise that grows with the signal, a touch of softness and JPEG: RGB ``uint8``."""
+    h, w = display.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    r2 = ((xx - w / 2) / (w / 2)) ** 2 + ((yy - h / 2) / (h / 2)) ** 2
+    out = display * (1 - float(rng.uniform(0.08, 0.3)) * r2 / 2)[..., None]
+    read, shot = float(rng.uniform(0.004, 0.015)), float(rng.uniform(0.005, 0.02))
+    sigma = np.sqrt(read**2 + shot**2 * np.clip(out, 0, 1))
+    out = out + rng.standard_normal(out.shape, dtype=np.float32) * sigma
+    if rng.random() < 0.5:
+        out = cv2.GaussianBlur(out, (0, 0), float(rng.uniform(0.4, 0.9)))
+    rgb = np.clip(out * 255 + 0.5, 0, 255).astype(np.uint8)
+    ok, buf = cv2.imencode(".jpg", rgb[..., ::-1], [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(70, 96))])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR)[..., ::-1].copy()
+
+
+def photo_from_passes(folder: Path, rng: np.random.Generator) -> NDArray[np.uint8]:
+    """The finished RGB photo of a rendered stage."""
+    linear = expose(read_pass(folder, "image"), rng)
+    scale = max(float(np.percentile(linear, 99.9)), 1.0)
+    clean = denoise(np.clip(linear / scale, 0, 1), read_pass(folder, "albedo"), read_pass(folder, "normal")) * scale
+    return phone_marks(tone(clean), rng)

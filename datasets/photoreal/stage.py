@@ -1,0 +1,298 @@
+"""A table state as a Blender stage: every shape, material and light of a photo-real scene, decided here.
+
+The stage is plain JSON (metres, linear colours) that :mod:`datasets.photoreal.in_blender` builds
+without deciding anything, so a scene depends only on its seed and is checked without Blender. It
+comes from the same things as a 2-D scene: the table state, the arrangement of its cards
+(:func:`datasets.arrangement.arrange`), the camera (:func:`datasets.camera.sample_camera`) and the
+edition's faces; then it adds what only a 3-D scene has — card stock with thickness, bends and
+lifted corners, arms and hands as modelled bodies, objects standing on the table, and lights.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from datasets.arrangement import CARD_H, CARD_W, Arrangement, PlacedCard, arrange
+from datasets.camera import Camera, project, sample_camera
+from datasets.edition import BACK, GENERIC, Edition, load_edition
+from datasets.errors import SceneSpecError
+from datasets.occluders import SKIN
+from datasets.photoreal.surfaces import HELD_OUT, MM_PER_PX, TRAINING, Pattern, pattern_path, read_pattern
+from datasets.scene import arm_reach
+from datasets.table import TableState
+from datasets.textures import HELD_OUT_KINDS, KINDS, SURFACE_MM, pooled
+
+OCCLUDER_INDEX = 1000
+"""Object index of arms and objects (cards are ``1 …``, the table ``0``); as in ``in_blender.py``."""
+STOCK_MM = 0.3
+"""Thickness of card stock."""
+LAYER_MM = 0.36
+"""Height between a card and one lying on it (a little more than the stock, so faces never cut each other)."""
+GRID = (6, 9)
+"""Vertices across and down a card's face: enough for a smooth bend."""
+SENSOR_MM = 36.0
+HDRIS_TRAINING = ("interior.exr", "studio.exr", "courtyard.exr", "sunset.exr", "forest.exr")
+HDRIS_HELD_OUT = ("city.exr", "sunrise.exr", "night.exr")
+"""Blender's own world lights (``datafiles/studiolights/world``): the test split's are its own."""
+OBJECTS = ("glass", "mug", "phone", "pencil", "coin", "pad")
+
+
+@dataclass(frozen=True)
+class PhotoSpec:
+    """What a photo-real scene is drawn from; the test split (``held_out``) uses its own surfaces and lights."""
+
+    width: int = 1280
+    height: int = 720
+    edition: str = GENERIC
+    samples: int = 20
+    threads: int = 2
+    hands: float = 0.5
+    objects: float = 0.7
+    held_out: bool = False
+
+    def check(self) -> None:
+        """:raises SceneSpecError: sizes outside 64–4096 pixels, fewer than 1 sample, a bad chance."""
+        if not (64 <= self.width <= 4096 and 64 <= self.height <= 4096):
+            raise SceneSpecError(f"image size {self.width}×{self.height} is outside 64–4096 pixels")
+        if self.samples < 1:
+            raise SceneSpecError(f"samples must be at least 1, not {self.samples}")
+        if not (0 <= self.hands <= 1 and 0 <= self.objects <= 1):
+            raise SceneSpecError("hands and objects are chances between 0 and 1")
+
+
+@dataclass
+class Stage:
+    """A stage and what its labels are read with."""
+
+    json: dict[str, Any]
+    camera: Camera
+    arrangement: Arrangement
+    surface: str
+    cards_covered: list[bool] = field(default_factory=list)
+
+
+def srgb_to_linear(rgb: np.ndarray | list[float]) -> list[float]:
+    c = np.asarray(rgb, float) / 255.0
+    return [round(float(v), 4) for v in np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)]
+
+
+def camera_json(camera: Camera) -> dict[str, Any]:
+    """Blender's camera for :class:`~datasets.camera.Camera`: the same pose, the same focal length in pixels."""
+    r, centre = camera.pose()
+    x, y, z = r[0], -r[1], -r[2]  # Blender's camera looks down its own -z, with +y up the picture
+    t = centre / 1000.0
+    matrix = [[x[0], y[0], z[0], t[0]], [x[1], y[1], z[1], t[1]], [x[2], y[2], z[2], t[2]], [0, 0, 0, 1]]
+    return {"matrix": [[round(float(v), 7) for v in row] for row in matrix],
+            "lens_mm": camera.focal_px * SENSOR_MM / camera.width, "sensor_mm": SENSOR_MM}
+
+
+def face_file(edition: Edition, card: PlacedCard) -> Path:
+    """The image file of a card's face (the back for the draw pile) in an edition."""
+    key = card.card.value if card.card is not None else BACK
+    name = edition.meta["faces"].get(key)
+    if name is None:
+        return face_file(load_edition(GENERIC), card)
+    return edition.folder / str(name)
+
+
+def _overlaps(a: np.ndarray, b: np.ndarray) -> bool:
+    area, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    return area > 1.0
+
+
+def stack(cards: list[PlacedCard]) -> tuple[list[int], list[bool]]:
+    """Each card's layer (0 on the table, one more than the highest card it lies on) and whether a later card covers it."""
+    corners = [c.corners() for c in cards]
+    layers: list[int] = []
+    covered = [False] * len(cards)
+    for i, ci in enumerate(corners):
+        below = [layers[j] for j in range(i) if _overlaps(ci, corners[j])]
+        for j in range(i):
+            if _overlaps(ci, corners[j]):
+                covered[j] = True
+        layers.append(1 + max(below) if below else 0)
+    return layers, covered
+
+
+def card_vertices(card: PlacedCard, layer: int, rng: np.random.Generator | None) -> list[list[float]]:
+    """The top surface of a card as a :data:`GRID` of points (metres), row by row from the face's top-left.
+
+    A card nothing lies on (``rng`` given) may curl a little along one axis or have one corner lifted.
+    """
+    nu, nv = GRID
+    u, v = np.meshgrid(np.linspace(0, 1, nu), np.linspace(0, 1, nv))
+    to_table = card.face_to_table(1, 1)
+    xy = np.column_stack([u.ravel(), v.ravel(), np.ones(u.size)]) @ to_table.T
+    z = np.full(u.size, (layer * LAYER_MM + STOCK_MM + 0.05))
+    if rng is not None:
+        amount = float(rng.uniform(0, 1.2))
+        t = (u if rng.random() < 0.5 else v).ravel()
+        z += amount * ((2 * t - 1) ** 2 if rng.random() < 0.6 else 1 - (2 * t - 1) ** 2)
+        if rng.random() < 0.25:
+            cu, cv = float(rng.integers(2)), float(rng.integers(2))
+            d = np.hypot((u.ravel() - cu) * CARD_W, (v.ravel() - cv) * CARD_H) / float(rng.uniform(18, 30))
+            z += float(rng.uniform(1, 5)) * np.clip(1 - d, 0, 1) ** 2
+    pts = np.column_stack([xy[:, 0], xy[:, 1], z]) / 1000.0
+    return [[round(float(a), 6) for a in p] for p in pts]
+
+
+def _bone(a: np.ndarray, za: float, b: np.ndarray, zb: float, radius: float) -> list[float]:
+    return [round(float(v), 5) for v in (*a, za, *b, zb, radius)]
+
+
+def arm_json(rng: np.random.Generator, tip_mm: np.ndarray, seat_mm: np.ndarray) -> dict[str, Any]:
+    """A forearm and hand reaching from a seat to fingertips over a card, as metaball bones.
+
+    Each bone is ``x0, y0, z0, x1, y1, z1, radius`` (a capsule) or ``x, y, z, radius, flatness, heading``
+    (a flattened ball turned to the reach: the palm), in metres and radians. A sleeve covers part of the forearm two times in three.
+    """
+    tip = np.asarray(tip_mm, float) / 1000.0
+    d = tip - np.asarray(seat_mm, float) / 1000.0
+    d /= np.linalg.norm(d) + 1e-9
+    n = np.array([-d[1], d[0]])
+    k = float(rng.uniform(0.9, 1.1))
+    z_tip, z_wrist, z_elbow = float(rng.uniform(0.008, 0.03)), float(rng.uniform(0.04, 0.07)), float(rng.uniform(0.1, 0.2))
+    wrist = tip - d * 0.17 * k
+    elbow = wrist - d * 0.27 * k
+    shoulder = elbow - d * 0.3
+    skin = [_bone(shoulder, z_elbow + 0.12, elbow, z_elbow, 0.05 * k), _bone(elbow, z_elbow, wrist, z_wrist, 0.04 * k)]
+    heading = math.atan2(d[1], d[0])
+    for along in (0.03, 0.065):
+        palm = wrist + d * along * k
+        skin.append([round(float(v), 5) for v in (*palm, z_wrist - 0.01 - 0.1 * along, 0.045 * k, 0.38, heading)])
+    spread = float(rng.uniform(0.02, 0.2))
+    curl = rng.uniform(0, 1, 4)
+    for f, length in enumerate((0.07, 0.08, 0.077, 0.06)):
+        base = wrist + d * 0.075 * k + n * (f - 1.5) * 0.019 * k
+        fd = d * math.cos(spread * (f - 1.5)) + n * math.sin(spread * (f - 1.5))
+        knuckle = base + fd * length * k * 0.5
+        end = base + fd * length * k * (1 - 0.25 * curl[f])
+        z0, z1 = z_wrist - 0.015, max(z_tip - 0.008 * curl[f], 0.007)
+        skin.append(_bone(base, z0, knuckle, (z0 + z1) / 2 + 0.004 * curl[f], 0.0115 * k))
+        skin.append(_bone(knuckle, (z0 + z1) / 2 + 0.004 * curl[f], end, z1, 0.0105 * k))
+    side = 1 if rng.random() < 0.5 else -1
+    thumb0 = wrist + d * 0.03 * k + n * side * 0.03 * k
+    thumb1 = thumb0 + (d * 0.65 + n * side * 0.6) * 0.06 * k
+    skin.append(_bone(thumb0, z_wrist - 0.012, thumb1, z_wrist - 0.025, 0.0115 * k))
+    sleeve = []
+    if rng.random() < 0.67:
+        cuff = elbow + (wrist - elbow) * float(rng.uniform(0.1, 0.85))
+        z_cuff = z_elbow + (z_wrist - z_elbow) * float(np.linalg.norm(cuff - elbow) / (np.linalg.norm(wrist - elbow) + 1e-9))
+        sleeve = [_bone(shoulder, z_elbow + 0.12, elbow, z_elbow, 0.065 * k), _bone(elbow, z_elbow, cuff, z_cuff, 0.058 * k)]
+    tone = SKIN[int(rng.integers(len(SKIN)))] * float(rng.uniform(0.85, 1.05))
+    cloth = np.clip(float(rng.uniform(25, 210)) + rng.uniform(-45, 45, 3), 0, 255)
+    return {"skin": srgb_to_linear(np.clip(tone, 0, 255)), "sleeve": srgb_to_linear(cloth),
+            "skin_bones": skin, "sleeve_bones": sleeve}
+
+
+def _object_spots(rng: np.random.Generator, arr: Arrangement, camera: Camera, count: int) -> list[np.ndarray]:
+    inv = np.linalg.inv(camera.homography())
+    centres = np.array([c.centre for c in arr.cards]) if arr.cards else np.zeros((0, 2))
+    spots = []
+    for _ in range(count):
+        at = None
+        for _try in range(8):  # people put glasses and phones beside the cards, seldom on them
+            at = project(inv, np.array([[rng.uniform(0.05, 0.95) * camera.width, rng.uniform(0.05, 0.95) * camera.height]]))[0]
+            if not len(centres) or np.linalg.norm(centres - at, axis=1).min() > 110:
+                break
+        spots.append(at)
+    return spots
+
+
+def objects_json(rng: np.random.Generator, arr: Arrangement, camera: Camera) -> list[dict[str, Any]]:
+    out = []
+    for at in _object_spots(rng, arr, camera, int(rng.integers(1, 4))):
+        kind = str(rng.choice(OBJECTS))
+        colour = {
+            "mug": rng.uniform(40, 250, 3), "phone": rng.choice([[20, 20, 24], [200, 200, 205], [40, 60, 90]]),
+            "pencil": rng.choice([[230, 180, 20], [40, 90, 160], [200, 40, 40]]),
+            "coin": rng.choice([[220, 180, 90], [200, 200, 205], [190, 120, 80]]), "pad": [245, 242, 225],
+        }.get(kind, [255, 255, 255])
+        out.append({"kind": kind, "location": [round(float(at[0]) / 1000, 5), round(float(at[1]) / 1000, 5), 0.0],
+                    "angle": round(float(rng.uniform(0, 2 * math.pi)), 4), "colour": srgb_to_linear(colour)})
+    return out
+
+
+def lights_json(rng: np.random.Generator, centre_m: np.ndarray, held_out: bool) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The world's light (one of Blender's own environment images) and one or two lamps, maybe the sun."""
+    hdris = HDRIS_HELD_OUT if held_out else HDRIS_TRAINING
+    world = {"hdri": str(rng.choice(hdris)), "strength": round(float(rng.uniform(0.15, 0.7)), 3),
+             "rotation": round(float(rng.uniform(0, 2 * math.pi)), 3)}
+    lamps = []
+    for _ in range(int(rng.integers(1, 3))):
+        height = float(rng.uniform(1.3, 2.4))
+        at = centre_m + rng.uniform(-0.9, 0.9, 2)
+        tilt = rng.normal(0, 0.15, 2)
+        lamps.append({"kind": "area", "location": [round(float(at[0]), 3), round(float(at[1]), 3), round(height, 3)],
+                      "rotation": [round(float(tilt[0]), 3), round(float(tilt[1]), 3), 0.0],
+                      "size": round(float(rng.uniform(0.1, 1.0)), 3),
+                      "power": round(float(rng.uniform(40, 160)) * height**2, 1),
+                      "kelvin": round(float(rng.uniform(2700, 6500)))})
+    if rng.random() < 0.3:
+        elevation, azimuth = float(rng.uniform(0.45, 1.1)), float(rng.uniform(0, 2 * math.pi))
+        lamps.append({"kind": "sun", "location": [0.0, 0.0, 3.0],
+                      "rotation": [round(math.pi / 2 - elevation, 3), 0.0, round(azimuth, 3)],
+                      "size": round(float(rng.uniform(0.01, 0.08)), 3), "power": round(float(rng.uniform(1.5, 4.0)), 2),
+                      "kelvin": round(float(rng.uniform(4800, 6300)))})
+    return world, lamps
+
+
+def surface_json(rng: np.random.Generator, held_out: bool, cache: Path) -> tuple[str, dict[str, Any]]:
+    """A table top: a photographed GIMP pattern two times in three, else one of our procedural surfaces."""
+    cache.mkdir(parents=True, exist_ok=True)
+    if rng.random() < 0.67:
+        pattern: Pattern = (HELD_OUT if held_out else TRAINING)[int(rng.integers(len(HELD_OUT if held_out else TRAINING)))]
+        path = cache / f"pattern-{pattern.name}.png"
+        rgb = read_pattern(pattern_path(pattern))
+        if not path.is_file():
+            cv2.imwrite(str(path), rgb[..., ::-1])
+        tile = rgb.shape[1] * float(rng.uniform(*MM_PER_PX)) / 1000.0
+        name, roughness = pattern.name, pattern.roughness
+    else:
+        kinds = HELD_OUT_KINDS if held_out else KINDS
+        kind, k = str(rng.choice(kinds)), int(rng.integers(4))
+        path = cache / f"surface-{kind}-{k}.png"
+        if not path.is_file():
+            cv2.imwrite(str(path), pooled(kind, k)[..., ::-1])
+        tile, name = SURFACE_MM / 1000.0, kind
+        roughness = {"wood": 0.4, "laminate": 0.3, "tiles": 0.25, "stone": 0.45}.get(kind, 0.85)
+    return name, {"image": str(path.resolve()), "tile_m": round(tile, 4), "roughness": roughness,
+                  "variation": round(float(rng.uniform(0.05, 0.2)), 3), "rotation": round(float(rng.uniform(0, 2 * math.pi)), 3),
+                  "bump": round(float(rng.uniform(0.05, 0.3)), 3)}
+
+
+def make_stage(
+    table: TableState, rng: np.random.Generator, spec: PhotoSpec, folder: Path, cache: Path, *,
+    camera: Camera | None = None, arrangement: Arrangement | None = None,
+) -> Stage:
+    """The stage of one scene; ``folder`` is where Blender writes its passes, ``cache`` holds shared textures."""
+    spec.check()
+    edition = load_edition(spec.edition)
+    arr = arrangement if arrangement is not None else arrange(table, rng)
+    cam = camera if camera is not None else sample_camera(rng, spec.width, spec.height, arr.extent())
+    layers, covered = stack(arr.cards)
+    cards = []
+    for i, card in enumerate(arr.cards):
+        bend_rng = None if covered[i] else rng
+        cards.append({"pass_index": i + 1, "image": str(face_file(edition, card).resolve()), "grid": list(GRID),
+                      "vertices": card_vertices(card, layers[i], bend_rng), "thickness": STOCK_MM / 1000,
+                      "roughness": round(float(rng.uniform(0.22, 0.45)), 3),
+                      "clearcoat": round(float(rng.uniform(0.0, 0.4)), 3)})
+    surface, table_json = surface_json(rng, spec.held_out, cache)
+    arms = []
+    if arr.cards and rng.random() < spec.hands:
+        for _ in range(1 if rng.random() < 0.8 else 2):
+            arms.append(arm_json(rng, *arm_reach(rng, arr)))
+    objects = objects_json(rng, arr, cam) if rng.random() < spec.objects else []
+    centre = arr.extent().mean(axis=0) / 1000.0
+    world, lamps = lights_json(rng, centre, spec.held_out)
+    stage = {"width": spec.width, "height": spec.height, "samples": spec.samples, "threads": spec.threads,
+             "seed": int(rng.integers(2**31)), "folder": str(folder.resolve()), "camera": camera_json(cam),
+             "table": table_json, "cards": cards, "arms": arms, "objects": objects, "world": world, "lights": lamps}
+    return Stage(stage, cam, arr, surface, covered)
