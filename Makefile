@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: install install-test browser demo test lint bench
+.PHONY: install install-test browser photo-tools demo test lint bench
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -13,7 +13,7 @@ install: $(BIN)/python
 	$(BIN)/pip install -q -e .
 
 install-test: $(BIN)/python
-	$(BIN)/pip install -q -e '.[test,train]'
+	$(BIN)/pip install -q -e '.[test,train,photo]'
 
 # Debian's Chromium for the browser tests (Playwright drives it; it never downloads a browser).
 browser:
@@ -21,12 +21,18 @@ browser:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium >/dev/null; \
 	  else sudo apt-get update -qq && sudo apt-get install -y -qq chromium >/dev/null; fi; }
 
+# Debian's Blender and GIMP's photographed patterns for the photo-real renders (`borne data photos`).
+photo-tools:
+	@{ command -v blender >/dev/null 2>&1 && [ -d /usr/share/gimp/2.0/patterns ]; } || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq --no-install-recommends blender gimp-data >/dev/null; \
+	  else sudo apt-get update -qq && sudo apt-get install -y -qq --no-install-recommends blender gimp-data >/dev/null; fi; }
+
 # The main job: the score display and the camera pipeline; with no camera, a simulated game plays itself.
 # Its games go to a file of their own in the venv, apart from the games of `borne serve`/`borne run`.
 demo: install
 	$(BIN)/borne run --db $(VENV)/demo.sqlite3
 
-test: install-test browser
+test: install-test browser photo-tools
 	$(BIN)/python -m pytest
 
 lint: install-test

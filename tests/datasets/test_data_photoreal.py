@@ -1,0 +1,132 @@
+"""The photo-real renderer: stages decided from a seed, Blender's camera the same as the labels', labels from the index pass."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+
+import cv2
+import numpy as np
+import pytest
+
+from datasets.arrangement import PlacedCard
+from datasets.camera import Camera, project
+from datasets.edition import load_edition
+from datasets.errors import SceneSpecError
+from datasets.occluders import OCCLUDER
+from datasets.photoreal.photos import SCRIPT, generate_photos, id_buffer
+from datasets.photoreal.stage import (
+    GRID, LAYER_MM, OCCLUDER_INDEX, PhotoSpec, camera_json, card_vertices, face_file, make_stage, stack,
+)
+from datasets.photoreal.surfaces import HELD_OUT, TRAINING, pattern_path, read_pattern
+from datasets.generate import moment
+from datasets.scene import EMPTY
+from scoring.cards import Card
+
+
+def _blender_pixel(cam: Camera, point_mm: np.ndarray) -> np.ndarray:
+    """Where Blender's camera (as the stage gives it) puts a table point: pinhole maths on its matrix and lens."""
+    spec = camera_json(cam)
+    m = np.array(spec["matrix"])
+    local = m[:3, :3].T @ (np.append(point_mm / 1000.0, 0.0) - m[:3, 3])
+    f_px = spec["lens_mm"] / spec["sensor_mm"] * cam.width
+    return np.array([cam.width / 2 + f_px * local[0] / -local[2], cam.height / 2 - f_px * local[1] / -local[2]])
+
+
+def test_blenders_camera_sees_the_table_where_the_labels_say():
+    cam = Camera(1280, 720, 70.0, 1000.0, 25.0, 40.0, 30.0, (20.0, -30.0))
+    points = np.array([[0.0, 0.0], [250.0, -120.0], [-300.0, 200.0]])
+    expected = project(cam.homography(), points)
+    for p, q in zip(points, expected):
+        assert np.allclose(_blender_pixel(cam, p), q, atol=1e-6)
+
+
+def test_cards_in_a_column_stack_and_only_uncovered_cards_bend():
+    column = [PlacedCard(Card.DISTANCE_25, (0.0, -25.0 * k), 0.0, "South", pile="distance") for k in range(3)]
+    apart = PlacedCard(Card.STOP, (300.0, 0.0), 0.0, "South", pile="battle")
+    layers, covered = stack([*column, apart])
+    assert layers == [0, 1, 2, 0] and covered == [True, True, False, False]
+    flat = np.array(card_vertices(column[0], 0, None))
+    assert flat.shape == (GRID[0] * GRID[1], 3) and np.ptp(flat[:, 2]) == 0
+    for seed in range(20):
+        bent = np.array(card_vertices(column[2], 2, np.random.default_rng(seed)))
+        assert bent[:, 2].min() >= flat[0, 2] + 2 * LAYER_MM / 1000 - 1e-9  # never dips into the card below
+
+
+def test_a_stage_depends_only_on_its_seed(tmp_path):
+    spec = PhotoSpec(width=320, height=180, samples=2)
+    stages = []
+    for _ in range(2):
+        table, rng = moment(5, 3)
+        stages.append(make_stage(table, rng, spec, tmp_path / "p", tmp_path / "tex"))
+    assert json.dumps(stages[0].json) == json.dumps(stages[1].json)
+    assert 0 < len(stages[0].json["cards"]) == len(stages[0].arrangement.cards)
+
+
+def test_held_out_surfaces_are_gimp_photographs_no_training_scene_uses():
+    assert not {p.name for p in TRAINING} & {p.name for p in HELD_OUT}
+    for pattern in (TRAINING[0], HELD_OUT[0]):
+        rgb = read_pattern(pattern_path(pattern))
+        assert rgb.ndim == 3 and rgb.shape[2] == 3 and rgb.std() > 5
+
+
+def test_the_index_pass_becomes_the_id_buffer_of_2d_scenes():
+    index = np.array([[0, 1, 2], [OCCLUDER_INDEX, 3, 0.0]], np.float32)
+    assert id_buffer(index, cards=2).tolist() == [[EMPTY, 0, 1], [OCCLUDER, EMPTY, EMPTY]]
+
+
+def test_bad_photo_specs_are_refused_before_anything_is_written(tmp_path):
+    with pytest.raises(SceneSpecError, match="samples"):
+        generate_photos(tmp_path / "out", count=1, seed=0, spec=PhotoSpec(samples=0))
+    with pytest.raises(SceneSpecError, match="count"):
+        generate_photos(tmp_path / "out", count=0, seed=0)
+    with pytest.raises(SceneSpecError, match="not found"):
+        generate_photos(tmp_path / "out", count=1, seed=0, blender="no-such-blender")
+    assert not (tmp_path / "out").exists()
+
+
+def test_blender_renders_a_card_exactly_where_its_corners_project(tmp_path):
+    """One card under a camera tilted 20°: the index pass covers the card's projected outline."""
+    cam = Camera(320, 180, 60.0, 600.0, 20.0, 90.0, 15.0, (0.0, 0.0))
+    card = PlacedCard(Card.DISTANCE_100, (10.0, 5.0), math.radians(30), "South", pile="distance")
+    table = tmp_path / "table.png"
+    cv2.imwrite(str(table), np.full((8, 8, 3), 90, np.uint8))
+    face = face_file(load_edition("generic"), card)
+    stage = {"width": 320, "height": 180, "samples": 2, "threads": 2, "seed": 1, "folder": str(tmp_path / "p"),
+             "camera": camera_json(cam),
+             "table": {"image": str(table), "tile_m": 1.0, "roughness": 0.5, "variation": 0.1,
+                       "rotation": 0.0, "bump": 0.1},
+             "cards": [{"pass_index": 1, "image": str(face), "grid": list(GRID), "vertices": card_vertices(card, 0, None),
+                        "thickness": 0.0003, "roughness": 0.3, "clearcoat": 0.1}],
+             "arms": [], "objects": [], "world": {"hdri": "studio.exr", "strength": 1.0, "rotation": 0.0},
+             "lights": []}
+    (tmp_path / "jobs.json").write_text(json.dumps({"stages": [stage]}))
+    done = subprocess.run(["blender", "-b", "--factory-startup", "--python", str(SCRIPT), "--", str(tmp_path / "jobs.json")],
+                          capture_output=True, text=True, timeout=300)
+    assert (tmp_path / "p" / "done").is_file(), done.stdout[-2000:]
+    index = np.load(tmp_path / "p" / "index.npy")[..., 0]
+    corners = project(cam.homography() @ card.face_to_table(1, 1), np.array([[0, 0], [1, 0], [1, 1], [0, 1.0]]))
+    outline = np.zeros(index.shape, np.uint8)
+    cv2.fillConvexPoly(outline, np.round(corners * 16).astype(np.int32), 1, cv2.LINE_8, 4)
+    rendered = np.rint(index) == 1
+    iou = (rendered & (outline > 0)).sum() / (rendered | (outline > 0)).sum()
+    assert iou > 0.93, iou
+
+
+def test_a_photo_batch_writes_labels_that_agree_with_the_render_and_resumes(tmp_path):
+    out = tmp_path / "photos"
+    spec = PhotoSpec(width=256, height=144, samples=2, hands=1.0)
+    generate_photos(out, count=1, seed=11, spec=spec)
+    truth = json.loads((out / "truth" / "000000.json").read_text())
+    image = cv2.imread(str(out / "images" / "000000.jpg"))
+    assert image.shape == (144, 256, 3) and image.std() > 10
+    cards = [c for s in truth["sides"] for c in s["cards"]] + truth["table_cards"]
+    assert cards and all(0 <= c["visible"] <= 1 for c in cards)
+    assert any(c["visible"] > 0.9 for c in cards)
+    labels = (out / "labels" / "000000.txt").read_text().splitlines()
+    assert 0 < len(labels) <= sum(1 for c in cards if c["visible_corners"] is not None)
+    assert not (out / ".passes" / "000000").exists()  # the passes are gone once the photo is finished
+    stamp = (out / "truth" / "000000.json").stat().st_mtime_ns
+    generate_photos(out, count=1, seed=11, spec=spec)
+    assert (out / "truth" / "000000.json").stat().st_mtime_ns == stamp
