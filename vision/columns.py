@@ -46,6 +46,12 @@ class Column:
     mixed: bool
     """Its cards read as different values, each with real weight: counted as read, and flagged."""
 
+    @property
+    def values(self) -> tuple[Card, ...]:
+        """The distance values its cards are counted as, in value order."""
+        found = {s.card for s in self.cards if s.card is not None and s.card.is_distance}
+        return tuple(sorted(found, key=lambda c: c.km))
+
 
 def _weight(s: Sighting, card_length: float) -> float:
     corners = np.asarray(s.corners, dtype=np.float64)

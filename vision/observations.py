@@ -44,6 +44,8 @@ class FrameObservations:
     """A full card's long side in this frame, in pixels; ``None`` when no card was seen."""
     up: tuple[tuple[str, tuple[float, float] | None], ...] = ()
     """Each side's up direction (bottom edge to top edge of a normally laid card)."""
+    mixed_columns: tuple[tuple[str, tuple[Card, ...]], ...] = ()
+    """Each side's column of distance cards that read as different values: the side and those values."""
 
     @property
     def table_empty(self) -> bool:
@@ -70,7 +72,8 @@ def observations_from_census(census: TableCensus, layout: TableLayout, *, index:
             cards.append(Observation(side.side, s.card, placed.sideways, top_edge_anchor(corners, up_vec), float(s.confidence),
                                      long_side(s)))
     length = card_length([p.sighting for side in census.sides for p in side.cards])
-    return FrameObservations(index, time, tuple(cards), census.draw_pile, length, tuple(ups))
+    mixed = tuple((side.side, column.values) for side in census.sides for column in side.mixed_columns)
+    return FrameObservations(index, time, tuple(cards), census.draw_pile, length, tuple(ups), mixed)
 
 
 def top_edge_anchor(corners: NDArray[np.float64], up: tuple[float, float] | None) -> tuple[float, float]:

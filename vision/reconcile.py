@@ -76,6 +76,10 @@ class ReconcileSettings:
     vote_window_frames: int = 5
     """The frames the vote looks back over. Wider tolerates a card hidden now and then while it
     settles (a hand still over it); narrower forgets a half-seen card sooner."""
+    mixed_column_frames: int = 5
+    """A side's column read as different values in this many frames running is flagged for a person.
+    Raising it lets a passing misreading go unflagged longer; lowering it flags a column while a hand
+    is still laying its next card."""
     minimum_evidence: float = 2.5
     """…and once the confidences of those sightings add up to this much: three sure sightings (0.85 and
     more) count, a card read doubtfully (a hand's edge or an arm over it, a box cut askew) needs four or
@@ -140,6 +144,10 @@ class FlagReason(Enum):
     SELDOM_SEEN = "seldom_seen"
     """Counted, then gone: seen in a few frames only and not for a long while since (a card lies on the
     table for the rest of the hand). The card stays counted; a person should check it."""
+    MIXED_COLUMN = "mixed_column"
+    """A column of distance cards read as two values or more in :attr:`ReconcileSettings.mixed_column_frames`
+    frames running (one of its cards is probably misread, or a card was laid on the wrong column). The
+    counts stand as read; a person should check the column."""
     UNFINISHED = "unfinished"
     """The hand ended (the table cleared, the source stopped) with cards left in the draw pile and no
     side at the goal: a hand is played until one side completes the trip or the draw pile is gone,
@@ -345,6 +353,8 @@ class HandTracker:
         self._candidates: list[_Candidate] = []
         self._events: list[PlayEvent] = []
         self._flags: list[Flag] = []
+        self._mixed_runs: dict[tuple[str, tuple[Card, ...]], int] = {}
+        """Frames running in which a side showed a column of these values."""
         self._card_length: float | None = None
         self._ups: dict[str, tuple[float, float] | None] = {}
         self._pile_seen = True
@@ -463,7 +473,20 @@ class HandTracker:
                 still.append(c)
         self._candidates = still
         self._doubt_the_unseen(frame)
+        self._flag_mixed_columns(frame)
         return self.state()
+
+    def _flag_mixed_columns(self, frame: FrameObservations) -> None:
+        """Flag, once per hand, a side's column that keeps reading as different distance values."""
+        runs = {key: self._mixed_runs.get(key, 0) + 1 for key in set(frame.mixed_columns)}
+        self._mixed_runs = runs
+        flagged = [f.message for f in self._flags if f.reason is FlagReason.MIXED_COLUMN]
+        for (side, values), run in sorted(runs.items(), key=lambda kv: (kv[0][0], [c.value for c in kv[0][1]])):
+            what = f"a column of {side}'s distance cards reads as " + " and ".join(str(c.km) for c in values)
+            if run >= self.settings.mixed_column_frames and not any(m.startswith(what + " ") for m in flagged):
+                message = f"{what} in {run} frames running: one card is probably misread"
+                self._flags.append(Flag(frame.index, frame.time, side, None, FlagReason.MIXED_COLUMN, message))
+                flagged.append(message)
 
     def _not_laid_over(self, m: _Matching, obs: list[Observation], slots: list[_Slot]) -> _Matching:
         """The matching without the pairs in which a whole card lies a column step past the counted card:

@@ -73,6 +73,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--seed", type=int, default=13, help="seed of the crops (default 13)")
     p.add_argument("--workers", type=int, default=2, help="processes drawing crops (default 2)")
     p.add_argument("--threads", type=int, default=2, help="torch threads while training (default 2)")
+    p.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (default 0.003)")
+    p.add_argument("--card-weight", type=float, default=1.0,
+                   help="weight of the every-edition (card, turn) loss beside the identities' (default 1; 0: off)")
+    p.add_argument("--warm-start", default="", metavar="CHECKPOINT",
+                   help="start a new run from another run's last.pt (network and proxies, not its optimiser)")
     p.add_argument("--name", default="reader", help="run name under BUILD/reader/ (default: reader)")
     p.add_argument("--build", default="build", help="folder for crops and runs (default: build)")
     p.add_argument("--models", default="models", help="folder for reader.onnx and the generic prototypes")
@@ -92,7 +97,8 @@ def _reader(args: argparse.Namespace) -> int:
 
     run = ReaderRun(
         editions=args.editions, shards=args.shards, shard_size=args.shard_size, epochs=args.epochs, seed=args.seed,
-        workers=args.workers, threads=args.threads, name=args.name, build=Path(args.build), models=Path(args.models),
+        workers=args.workers, threads=args.threads, lr=args.lr, card_weight=args.card_weight,
+        warm_start=args.warm_start, name=args.name, build=Path(args.build), models=Path(args.models),
     )
     out = run.train()
     print(f"wrote {out}")

@@ -3,8 +3,10 @@
 The network learns to tell faces apart, not one edition: its classes are ``(edition, card, turn)`` of
 hundreds of editions (:mod:`datasets.reader_crops`), its loss a cosine softmax with a margin over one
 learnt proxy per class (CosFace), so that crops of one face gather and crops of different faces of one
-edition lie apart. A second output says whether a crop shows a face to read at all (slivers and bare
-table do not). Enrolling an edition then needs only the embeddings of its faces
+edition lie apart. A second cosine softmax, over one proxy per ``(card, turn)`` shared by every
+edition, makes the embedding carry what a card *is* whatever its edition's art: the numerals of the
+distance cards above all, which identities alone left nearly on top of one another. A second output
+says whether a crop shows a face to read at all (slivers and bare table do not). Enrolling an edition then needs only the embeddings of its faces
 (:mod:`vision.reader`), never torch.
 
 Runs resume: each epoch writes ``last.pt`` (weights, proxies, optimiser, epoch) in the run folder.
@@ -24,7 +26,11 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from datasets.reader_crops import IDENTITIES_PER_EDITION
+
 EMBEDDING = 128
+CARD_CLASSES = IDENTITIES_PER_EDITION
+"""``(card, turn)`` pairs: an identity modulo this (:func:`datasets.reader_crops.identity`)."""
 
 
 def _block(cin: int, cout: int, stride: int) -> nn.Sequential:
@@ -64,6 +70,10 @@ class ReaderRecipe:
     width: int = 32
     seed: int = 5
     threads: int = 2
+    card_weight: float = 1.0
+    """Weight of the ``(card, turn)`` softmax beside the identities' (0: identities alone, as rounds 1–2)."""
+    warm_start: str = ""
+    """A ``last.pt`` whose network and identity proxies a new run starts from (its optimiser is not taken)."""
 
 
 def _load_shards(paths: list[Path]) -> tuple[np.ndarray, np.ndarray]:
@@ -73,6 +83,14 @@ def _load_shards(paths: list[Path]) -> tuple[np.ndarray, np.ndarray]:
             crops.append(d["crops"])
             ident.append(d["identity"])
     return np.concatenate(crops), np.concatenate(ident)
+
+
+def _cosface(emb: torch.Tensor, proxies: torch.Tensor, target: torch.Tensor, recipe: ReaderRecipe
+             ) -> tuple[torch.Tensor, int]:
+    """Cosine softmax with an additive margin, and how many crops the proxies already put right."""
+    cos = emb @ F.normalize(proxies, dim=1).T
+    margin = torch.zeros_like(cos).scatter_(1, target[:, None], recipe.margin)
+    return F.cross_entropy(recipe.scale * (cos - margin), target), int((cos.argmax(1) == target).sum())
 
 
 def train_reader(
@@ -89,7 +107,8 @@ def train_reader(
     n = len(ident)
     net = ReaderNet(recipe.width)
     proxies = nn.Parameter(torch.randn(classes, EMBEDDING) * 0.01)
-    params = [{"params": net.parameters()}, {"params": [proxies], "weight_decay": 0.0}]
+    card_proxies = nn.Parameter(torch.randn(CARD_CLASSES, EMBEDDING) * 0.01)
+    params = [{"params": net.parameters()}, {"params": [proxies, card_proxies], "weight_decay": 0.0}]
     opt = torch.optim.AdamW(params, lr=recipe.lr, weight_decay=recipe.weight_decay)
     steps_per_epoch = math.ceil(n / recipe.batch)
     total = recipe.epochs * steps_per_epoch
@@ -100,13 +119,20 @@ def train_reader(
         net.load_state_dict(state["net"])
         proxies.data.copy_(state["proxies"])
         opt.load_state_dict(state["opt"])
+        if "card_proxies" in state:
+            card_proxies.data.copy_(state["card_proxies"])
         start_epoch = int(state["epoch"])
         log(f"resumed after epoch {start_epoch}")
+    elif recipe.warm_start:
+        state = torch.load(recipe.warm_start, weights_only=True)
+        net.load_state_dict(state["net"])
+        proxies.data.copy_(state["proxies"])
+        log(f"started from {recipe.warm_start} (its epoch {int(state['epoch'])})")
     (run / "recipe.json").write_text(json.dumps({**asdict(recipe), "classes": classes, "crops": n}, indent=2) + "\n")
     for epoch in range(start_epoch, recipe.epochs):
         net.train()
         order = torch.randperm(n, generator=torch.Generator().manual_seed(recipe.seed * 1000 + epoch))
-        started, seen, loss_sum, right, counted = time.monotonic(), 0, 0.0, 0, 0
+        started, seen, loss_sum, right, card_right, counted = time.monotonic(), 0, 0.0, 0, 0, 0
         for b in range(steps_per_epoch):
             step = epoch * steps_per_epoch + b
             for g in opt.param_groups:
@@ -117,11 +143,13 @@ def train_reader(
             face = y >= 0
             loss = F.binary_cross_entropy_with_logits(readable, face.float())
             if face.any():
-                cos = emb[face] @ F.normalize(proxies, dim=1).T
-                target = y[face]
-                margin = torch.zeros_like(cos).scatter_(1, target[:, None], recipe.margin)
-                loss = loss + F.cross_entropy(recipe.scale * (cos - margin), target)
-                right += int((cos.argmax(1) == target).sum())
+                identity_loss, hits = _cosface(emb[face], proxies, y[face], recipe)
+                loss = loss + identity_loss
+                right += hits
+                if recipe.card_weight > 0:
+                    card_loss, hits = _cosface(emb[face], card_proxies, y[face] % CARD_CLASSES, recipe)
+                    loss = loss + recipe.card_weight * card_loss
+                    card_right += hits
                 counted += int(face.sum())
             opt.zero_grad(set_to_none=True)
             loss.backward()
@@ -131,11 +159,13 @@ def train_reader(
             if b % 200 == 0:
                 rate = seen / max(time.monotonic() - started, 1e-6)
                 log(f"epoch {epoch + 1}/{recipe.epochs} step {b}/{steps_per_epoch} loss {loss_sum / seen:.3f} "
-                    f"train acc {right / max(counted, 1):.3f} ({rate:.0f} crops/s)")
-        torch.save({"net": net.state_dict(), "proxies": proxies.data, "opt": opt.state_dict(), "epoch": epoch + 1},
-                   run / "last.tmp.pt")
+                    f"train acc {right / max(counted, 1):.3f} card acc {card_right / max(counted, 1):.3f} "
+                    f"({rate:.0f} crops/s)")
+        torch.save({"net": net.state_dict(), "proxies": proxies.data, "card_proxies": card_proxies.data,
+                    "opt": opt.state_dict(), "epoch": epoch + 1}, run / "last.tmp.pt")
         (run / "last.tmp.pt").replace(last)
         log(f"epoch {epoch + 1} done: loss {loss_sum / n:.3f}, train acc {right / max(counted, 1):.3f}, "
+            f"card acc {card_right / max(counted, 1):.3f}, "
             f"{time.monotonic() - started:.0f} s")
     net.eval()
     return net

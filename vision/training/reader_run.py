@@ -34,6 +34,9 @@ class ReaderRun:
     seed: int = 13
     workers: int = 2
     threads: int = 2
+    lr: float = ReaderRecipe.lr
+    card_weight: float = ReaderRecipe.card_weight
+    warm_start: str = ""
     name: str = "reader"
     build: Path = Path("build")
     models: Path = Path("models")
@@ -71,7 +74,8 @@ class ReaderRun:
         shards = self.draw_shards()
         drawn = time.monotonic() - started
         run = self.build / "reader" / self.name
-        recipe = ReaderRecipe(epochs=self.epochs, threads=self.threads)
+        recipe = ReaderRecipe(epochs=self.epochs, threads=self.threads, lr=self.lr, card_weight=self.card_weight,
+                              warm_start=self.warm_start)
         log_path = run / "train.log"
         run.mkdir(parents=True, exist_ok=True)
 
@@ -87,7 +91,9 @@ class ReaderRun:
         record = {"crops": asdict(self.crops), "training": asdict(recipe), "shards": len(shards),
                   "seconds_drawing_crops": round(drawn), "seconds_total": round(time.monotonic() - started),
                   "command": f"borne train reader --editions {self.editions} --shards {self.shards} "
-                             f"--shard-size {self.shard_size} --epochs {self.epochs} --seed {self.seed}"}
+                             f"--shard-size {self.shard_size} --epochs {self.epochs} --seed {self.seed} "
+                             f"--lr {self.lr} --card-weight {self.card_weight}"
+                             + (f" --warm-start {self.warm_start}" if self.warm_start else "")}
         (self.models / "reader.train.json").write_text(json.dumps(record, indent=2) + "\n")
         return out
 
