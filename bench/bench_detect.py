@@ -1,6 +1,7 @@
 """What `borne detect` gets right on held-out scenes, and how fast it is at 1280 × 720.
 
     python bench/bench_detect.py [--scenes 100] [--seed 9100] [--edition generic]
+    python bench/bench_detect.py --photos FOLDER [--scenes N]   # photo-real scenes of `borne data photos`
 
 Held out: scene seed 9100 (training used seeds 1 and 1001 for the detector, 21 for the recogniser)
 and table surfaces no training run used (tiles and laminate).
@@ -16,15 +17,20 @@ inference beside it.
 from __future__ import annotations
 
 import argparse
+import json
 import resource
 import statistics
 import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 
 from datasets.generate import scene_for
-from datasets.labels import layout_json, truth_json
+from datasets.labels import truth_json
 from datasets.scene import SceneRenderer, SceneSpec
 from datasets.textures import HELD_OUT_KINDS
 from scoring.cards import Card
@@ -49,6 +55,8 @@ def all_scoring_cards_show(side: dict[str, Any]) -> bool:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--scenes", type=int, default=100)
+    parser.add_argument("--photos", default=None, metavar="FOLDER",
+                        help="read the scenes of FOLDER (written by `borne data photos --held-out`) instead of 2-D renders")
     parser.add_argument("--seed", type=int, default=9100)
     parser.add_argument("--edition", default="generic", help="the recogniser's edition")
     parser.add_argument("--scene-edition", default=None,
@@ -77,15 +85,56 @@ def main() -> None:
         from vision.detector import DecodeSettings
 
         reader.detector.base.settings = DecodeSettings(conf_threshold=args.conf)  # type: ignore[attr-defined]
+    if args.photos:
+        folder = Path(args.photos)
+        measure_stills(reader, folder_stills(folder, args.scenes), f"photo-real scenes of {folder}")
+        return
     surfaces = tuple(args.surfaces.split(","))
     renderer = SceneRenderer(SceneSpec(width=args.width, height=args.height, edition=args.scene_edition or args.edition,
                                        surfaces=surfaces))
     measure(reader, renderer, scenes=args.scenes, seed=args.seed)
 
 
+@dataclass
+class Still:
+    """One picture to read and its truth (the JSON that `borne data scenes|photos` writes)."""
+
+    image: np.ndarray
+    """BGR, as `borne detect` reads a file."""
+    truth: dict[str, Any]
+
+    def views(self) -> list[dict[str, Any]]:
+        """Every card of the truth whose visible part was boxed."""
+        cards = [c for side in self.truth["sides"] for c in side["cards"]] + self.truth["table_cards"]
+        return [c for c in cards if c["visible_corners"] is not None]
+
+
+def rendered_stills(renderer: SceneRenderer, *, scenes: int, seed: int) -> Iterator[Still]:
+    for i in range(scenes):
+        scene = scene_for(seed, i, renderer)
+        yield Still(np.ascontiguousarray(scene.image[..., ::-1]), truth_json(scene))
+
+
+def folder_stills(folder: Path, limit: int | None = None) -> Iterator[Still]:
+    """The scenes of a folder written by `borne data photos` (or `scenes`), in name order."""
+    for path in sorted((folder / "truth").glob("*.json"))[:limit]:
+        truth = json.loads(path.read_text())
+        image = cv2.imread(str(folder / truth["image"]))
+        if image is None:
+            raise SystemExit(f"{folder / truth['image']}: missing or unreadable")
+        yield Still(image, truth)
+
+
 def measure(reader: FrameReader, renderer: SceneRenderer, *, scenes: int, seed: int) -> None:
-    """Read ``scenes`` scenes of ``seed`` as `borne detect` does and print what it got right, and how fast."""
+    """Read ``scenes`` 2-D scenes of ``seed`` as `borne detect` does and print what it got right, and how fast."""
     spec = renderer.spec
+    measure_stills(reader, rendered_stills(renderer, scenes=scenes, seed=seed),
+                   f"{scenes} held-out scenes at {spec.width}×{spec.height} (seed {seed}, surfaces "
+                   f"{', '.join(spec.surfaces)}), faces of edition {spec.edition}")
+
+
+def measure_stills(reader: FrameReader, stills: Iterable[Still], title: str) -> None:
+    """Read each still as `borne detect` does and print what it got right, and how fast."""
     true_cards = found_true = predictions = false_found = 0
     faces_right = faces_total = sideways_right = sideways_total = 0
     sides_exact = sides_total = shown_exact = shown_total = 0
@@ -93,10 +142,11 @@ def measure(reader: FrameReader, renderer: SceneRenderer, *, scenes: int, seed: 
     by_visible: list[tuple[float, bool]] = []
     bare: list[float] = []
     base = reader.detector.base  # type: ignore[attr-defined]
-    for i in range(scenes):
-        scene = scene_for(seed, i, renderer)
-        image = np.ascontiguousarray(scene.image[..., ::-1])
-        layout = TableLayout.from_json(layout_json(scene))
+    size = (0, 0)
+    for still in stills:
+        image = still.image
+        size = (image.shape[1], image.shape[0])
+        layout = TableLayout.from_json(still.truth["layout"])
         t0 = time.perf_counter()
         reading = reader.read(image)
         census = take_census(list(reading.sightings), layout)
@@ -110,34 +160,37 @@ def measure(reader: FrameReader, renderer: SceneRenderer, *, scenes: int, seed: 
         listed = [p.sighting for s in census.sides for p in s.cards] + list(census.unassigned)  # what `detect` prints
         face_up = [s for s in listed if s.face_up]
         used: set[int] = set()
-        views = [v for v in scene.views if v.visible_corners is not None]
+        views = still.views()
         for v in views:
-            if v.placed.card is None or v.random_face or v.visible < 0.25:
+            if v["card"] == "back" or v["random_face"] or v["visible"] < 0.25:
                 continue
+            card = Card(v["card"])
+            box = np.asarray(v["visible_corners"], dtype=np.float64)
             true_cards += 1
             best, best_iou = None, MATCH_IOU
             for k, s in enumerate(face_up):
                 if k in used:
                     continue
-                overlap = iou(v.visible_corners, s.corners)
+                overlap = iou(box, s.corners)
                 if overlap >= best_iou:
                     best, best_iou = k, overlap
-            by_visible.append((v.visible, best is not None))
+            by_visible.append((v["visible"], best is not None))
             if best is None:
                 continue
             used.add(best)
             found_true += 1
             s = face_up[best]
             faces_total += 1
-            faces_right += s.card == v.placed.card
-            if v.placed.card.is_safety and id(s) in placed:
+            faces_right += s.card == card
+            if card.is_safety and id(s) in placed:
                 sideways_total += 1
-                sideways_right += placed[id(s)].sideways == v.placed.sideways
+                sideways_right += placed[id(s)].sideways == v["sideways"]
+        boxes = [np.asarray(v["visible_corners"], dtype=np.float64) for v in views]
         for k, s in enumerate(face_up):
             predictions += 1
-            if k not in used and not any(iou(v.visible_corners, s.corners) >= 0.3 for v in views):
+            if k not in used and not any(iou(b, s.corners) >= 0.3 for b in boxes):
                 false_found += 1
-        truth = {t["side"]: t for t in truth_json(scene)["sides"]}
+        truth = {t["side"]: t for t in still.truth["sides"]}
         for side in census.to_json(with_cards=False)["sides"]:
             t = truth[side["side"]]
             right = (side["distance"], side["safeties"]) == (t["distance"], t["safeties"])
@@ -148,8 +201,7 @@ def measure(reader: FrameReader, renderer: SceneRenderer, *, scenes: int, seed: 
                 shown_exact += right
 
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"{scenes} held-out scenes at {spec.width}×{spec.height} (seed {seed}, surfaces "
-          f"{', '.join(spec.surfaces)}), faces of edition {spec.edition}, recogniser {reader.recogniser.edition!r}")
+    print(f"{title}, recogniser {reader.recogniser.edition!r}")
     print(f"  cards with ≥ 1/4 of the face visible: {true_cards}")
     print(f"  card recall     {found_true / max(true_cards, 1):.4f}")
     for low, high, name in VISIBLE_BANDS:
@@ -162,11 +214,12 @@ def measure(reader: FrameReader, renderer: SceneRenderer, *, scenes: int, seed: 
     print(f"  exact census    {sides_exact / max(sides_total, 1):.4f}  ({sides_exact} of {sides_total} sides)")
     print(f"    sides whose distance cards and safeties all show ≥ 1/4 of the face: "
           f"{shown_exact / max(shown_total, 1):.4f}  ({shown_exact} of {shown_total}; the others have a card under a hand)")
-    print(f"  time per image  median {1000 * statistics.median(times):.0f} ms, worst {1000 * max(times):.0f} ms "
-          f"(detector on {len(tile_windows(spec.width, spec.height, tile_share=reader.detector.tile_share))} tiles "  # type: ignore[attr-defined]
-          "+ recogniser + census)")
-    print(f"  bare detector   median {1000 * statistics.median(bare):.0f} ms per image (ONNX Runtime, tiles only)")
-    print(f"  peak memory     {peak:.0f} MiB (whole process, with the scene renderer)")
+    if times:
+        print(f"  time per image  median {1000 * statistics.median(times):.0f} ms, worst {1000 * max(times):.0f} ms "
+              f"(detector on {len(tile_windows(size[0], size[1], tile_share=reader.detector.tile_share))} tiles "  # type: ignore[attr-defined]
+              "+ recogniser + census)")
+        print(f"  bare detector   median {1000 * statistics.median(bare):.0f} ms per image (ONNX Runtime, tiles only)")
+    print(f"  peak memory     {peak:.0f} MiB (whole process)")
 
 
 if __name__ == "__main__":

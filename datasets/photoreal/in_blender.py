@@ -20,8 +20,8 @@ import math
 import sys
 from pathlib import Path
 
-import bpy
 import bmesh
+import bpy
 from mathutils import Euler, Matrix, Vector
 
 OCCLUDER_INDEX = 1000

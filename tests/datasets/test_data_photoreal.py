@@ -14,13 +14,21 @@ from datasets.arrangement import PlacedCard
 from datasets.camera import Camera, project
 from datasets.edition import load_edition
 from datasets.errors import SceneSpecError
+from datasets.generate import moment
 from datasets.occluders import OCCLUDER
 from datasets.photoreal.photos import SCRIPT, generate_photos, id_buffer
 from datasets.photoreal.stage import (
-    GRID, LAYER_MM, OCCLUDER_INDEX, PhotoSpec, camera_json, card_vertices, face_file, make_stage, stack,
+    GRID,
+    LAYER_MM,
+    OCCLUDER_INDEX,
+    PhotoSpec,
+    camera_json,
+    card_vertices,
+    face_file,
+    make_stage,
+    stack,
 )
 from datasets.photoreal.surfaces import HELD_OUT, TRAINING, pattern_path, read_pattern
-from datasets.generate import moment
 from datasets.scene import EMPTY
 from scoring.cards import Card
 
