@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,7 +18,7 @@ from vision.layout import TableLayout
 from vision.lifecycle import HandLifecycle, LifecycleEvent, LifecycleSettings
 from vision.observations import observations_from_census
 from vision.reconcile import HandState
-from vision.sources import Frame, FrameSource
+from vision.sources import Frame, FrameFeed, paced
 
 
 def default_goal(sides: int) -> int:
@@ -167,13 +168,33 @@ class Pipeline:
         self._last_index, self._last_time = int(document["frame"]), float(document["time"])
 
 
-def run_source(source: FrameSource, pipeline: Pipeline, *, on_result: Callable[[FrameResult], None] | None = None,
-               should_stop: Callable[[], bool] | None = None) -> None:
-    """Feed every frame of ``source`` to ``pipeline`` until it ends (or ``should_stop``), then finish."""
-    for frame in source.frames():
-        result = pipeline.process(frame)
+def run_source(source: FrameFeed, pipeline: Pipeline, *, on_result: Callable[[FrameResult], None] | None = None,
+               should_stop: Callable[[], bool] | None = None, pace: bool = False,
+               lock: AbstractContextManager[Any] | None = None,
+               on_read: Callable[[FrameResult], None] | None = None,
+               on_finish: Callable[[list[LifecycleEvent]], None] | None = None) -> list[LifecycleEvent]:
+    """Feed every frame of ``source`` to ``pipeline`` until it ends (or ``should_stop``), then finish.
+
+    ``pace``: a file or folder is played at its own frame rate, as a camera would give it (a live source
+    is never held back). ``lock`` is held while each frame goes through the pipeline together with
+    ``on_read``, and while the pipeline finishes together with ``on_finish``; ``on_result`` runs after,
+    outside it (``borne run`` draws the camera's picture there). Returns the events of the finish.
+    """
+    frames = source.frames()
+    if pace and not source.live:
+        frames = paced(frames)
+    guard = lock if lock is not None else nullcontext()
+    for frame in frames:
+        with guard:
+            result = pipeline.process(frame)
+            if on_read is not None:
+                on_read(result)
         if on_result is not None:
             on_result(result)
         if should_stop is not None and should_stop():
             break
-    pipeline.finish()
+    with guard:
+        events = pipeline.finish()
+        if on_finish is not None:
+            on_finish(events)
+    return events

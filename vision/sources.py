@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -62,6 +62,19 @@ class SourceStats:
     """The latest news for people ("camera lost, reconnecting in 2 s")."""
 
 
+class FrameFeed(Protocol):
+    """What the pipeline needs of a source: a :class:`FrameSource`, or a wrapper that follows one after another."""
+
+    live: bool
+
+    @property
+    def stats(self) -> SourceStats: ...
+
+    def frames(self) -> Iterator[Frame]: ...
+
+    def close(self) -> None: ...
+
+
 class FrameSource(ABC):
     """An iterable of frames with statistics; close it when done."""
 
@@ -83,6 +96,40 @@ class FrameSource(ABC):
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class Pacer:
+    """Holds frames back to the pace of their own clock, as a camera would deliver them.
+
+    The one pacing helper: the demo and ``borne run`` reading a file or folder both use it. ``sleep``
+    may be an ``Event.wait``, so that closing a source stops the wait at once.
+
+    >>> waited = []
+    >>> pacer = Pacer(sleep=waited.append, clock=lambda: 10.0)
+    >>> pacer.wait_for(0.5); pacer.wait_for(0.0); waited
+    [0.5]
+    """
+
+    def __init__(self, *, sleep: Callable[[float], object] = time.sleep,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self._sleep = sleep
+        self._clock = clock
+        self.started = clock()
+        """The clock's reading at frame time 0."""
+
+    def wait_for(self, frame_time: float) -> None:
+        """Wait until ``frame_time`` seconds have passed since :attr:`started` (no wait when already late)."""
+        wait = self.started + frame_time - self._clock()
+        if wait > 0:
+            self._sleep(wait)
+
+
+def paced(frames: Iterable[Frame]) -> Iterator[Frame]:
+    """``frames`` delivered no faster than their own ``time`` (a file or folder played as a camera)."""
+    pacer = Pacer()
+    for frame in frames:
+        pacer.wait_for(frame.time)
+        yield frame
 
 
 # -- files ----------------------------------------------------------------------------------
@@ -561,7 +608,7 @@ class DemoSource(FrameSource):
 
     def frames(self) -> Iterator[Frame]:
         self.stats.connected = True
-        started = time.monotonic()
+        pacer = Pacer(sleep=self._stop.wait)
         index = 0
         n = 0
         while not self._stop.is_set() and (self.hands is None or n < self.hands):
@@ -586,9 +633,7 @@ class DemoSource(FrameSource):
                     continue
                 for _ in range(1 + (self.clear_frames if f == 0 and n > 0 else 0)):
                     if self.paced:
-                        wait = started + index / self.fps - time.monotonic()
-                        if wait > 0:
-                            self._stop.wait(wait)
+                        pacer.wait_for(index / self.fps)
                     self.stats.frames += 1
                     yield Frame(index, index / self.fps, image, str(path))
                     index += 1

@@ -157,8 +157,8 @@ def run_photos(args: argparse.Namespace) -> int:
 
     from tqdm import tqdm
 
-    from datasets.photoreal.photos import generate_photos
     from borne.commands import CommandError
+    from datasets.photoreal.photos import generate_photos
     from datasets.photoreal.stage import PhotoSpec
 
     if args.count < 1:

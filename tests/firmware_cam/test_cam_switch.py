@@ -6,7 +6,7 @@ import time
 
 import numpy as np
 
-from borne.commands.run import SwitchableSource
+from borne.live import SwitchableSource
 from vision.sources import LiveSource
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from borne.commands.run import _GameKeeper
+from borne.live import GameKeeper
 from scoring.hand import HandRecord
 from scoring.web.app import create_app
 from scoring.web.settings import WebSettings
@@ -11,7 +11,7 @@ from vision.layout import TableLayout
 
 def test_final_hands_go_to_a_game_of_the_layout_sides(tmp_path):
     app = create_app(WebSettings(token="t", db_path=str(tmp_path / "games.sqlite3")))
-    keeper = _GameKeeper(app, TableLayout.default(640, 360, ("Ana", "Ben")), None)
+    keeper = GameKeeper(app, TableLayout.default(640, 360, ("Ana", "Ben")), None)
     hand = HandRecord.from_json({"goal": 700, "sides": [
         {"side": "Ana", "distance": {"200": 2, "100": 3}}, {"side": "Ben", "distance": {"75": 2}}]})
     keeper.add(hand)
@@ -21,7 +21,7 @@ def test_final_hands_go_to_a_game_of_the_layout_sides(tmp_path):
     stored = store.load(game_id)
     assert [s.name for s in stored.game.setup.sides] == ["Ana", "Ben"]
     assert [h for h in stored.game.hands] == [hand, hand]
-    again = _GameKeeper(app, TableLayout.default(640, 360, ("Ana", "Ben")), None)
+    again = GameKeeper(app, TableLayout.default(640, 360, ("Ana", "Ben")), None)
     again.add(hand)
     assert store.game_ids() == [game_id] and len(store.load(game_id).game.hands) == 3
     store.close()

@@ -104,7 +104,7 @@ def layout_of(doc: dict[str, Any]) -> Any:
 
 def table_zones(store: GameStore, *, base: Any, origin: LayoutOrigin) -> Any:
     """TableZones as ``borne run`` makes it with nothing saved."""
-    from borne.commands.run import TableZones
+    from borne.live import TableZones
     from vision.layout import TableLayout
 
     pipeline = SimpleNamespace(layout=base if base is not None else TableLayout.default(640, 360))
@@ -160,7 +160,7 @@ def test_the_default_zones_put_the_side_higher_in_the_picture_on_top(tmp_path: P
 
 
 def test_saved_zones_of_three_sides_cannot_be_forgotten_without_a_layout_to_go_back_to() -> None:
-    from borne.commands.run import TableZones
+    from borne.live import TableZones
 
     three = {"sides": [{"side": n, "zone": [[x, 0], [x + 100, 0], [x + 100, 100], [x, 100]]}
                        for n, x in (("A", 0), ("B", 200), ("C", 400))]}
@@ -302,7 +302,7 @@ def test_saved_zones_are_used_again_after_a_restart_unless_layout_is_given(seque
 
 def saved_zones(store: GameStore, size: tuple[int, int]) -> Any:
     """TableZones as ``borne run`` makes it when ZONES were saved on a picture of ``size``."""
-    from borne.commands.run import TableZones
+    from borne.live import TableZones
     from vision.layout import TableLayout
 
     pipeline = SimpleNamespace(layout=layout_of(ZONES))
