@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,9 +29,6 @@ BACK = "back"
 
 FACE_KEYS: tuple[str, ...] = tuple(c.value for c in Card) + (BACK,)
 
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
-
-
 def cache_dir() -> Path:
     """Where rendered things are cached: ``$BORNE_CACHE_DIR``, else ``$XDG_CACHE_HOME/borne`` or ``~/.cache/borne``."""
     if os.environ.get("BORNE_CACHE_DIR"):
@@ -42,11 +38,10 @@ def cache_dir() -> Path:
 
 
 def data_dir() -> Path:
-    """Where enrolled editions are kept: ``$BORNE_DATA_DIR``, else ``$XDG_DATA_HOME/borne`` or ``~/.local/share/borne``."""
-    if os.environ.get("BORNE_DATA_DIR"):
-        return Path(os.environ["BORNE_DATA_DIR"])
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "borne"
+    """Where enrolled editions are kept (:func:`vision.editions.data_dir`)."""
+    from vision.editions import data_dir as runtime_data_dir
+
+    return runtime_data_dir()
 
 
 def check_name(name: str) -> str:
@@ -54,9 +49,13 @@ def check_name(name: str) -> str:
 
     :raises UnknownEditionError: for anything else (it could not be a folder name).
     """
-    if not _NAME.match(name):
-        raise UnknownEditionError(f"{name!r} is not an edition name (letters, digits, _ . - only)")
-    return name
+    from vision import errors
+    from vision.editions import check_name as runtime_check_name
+
+    try:
+        return runtime_check_name(name)
+    except errors.UnknownEditionError as e:
+        raise UnknownEditionError(str(e)) from None
 
 
 @dataclass
@@ -177,12 +176,14 @@ def load_edition(name: str = GENERIC) -> Edition:
         return _LOADED[name]
     if name == GENERIC:
         edition = ensure_generic()
-    elif os.sep in name or name.startswith("."):
-        edition = Edition.open(Path(name))
     else:
-        folder = data_dir() / "editions" / check_name(name)
-        if not folder.is_dir():
-            raise UnknownEditionError(f"no edition named {name!r} (enrol one with `borne enrol FOLDER --edition {name}`)")
+        from vision import errors
+        from vision.editions import enrolled_folder
+
+        try:
+            folder = enrolled_folder(name)
+        except errors.UnknownEditionError as e:
+            raise UnknownEditionError(str(e)) from None
         edition = Edition.open(folder)
     _LOADED[name] = edition
     return edition

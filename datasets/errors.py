@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from scoring.errors import BorneError
+from vision import errors as vision_errors
 
 
 class DatasetError(BorneError):
     """Base class of every error raised by ``datasets`` (the ``borne`` command prints it as one line)."""
 
 
-class UnknownEditionError(DatasetError):
-    """An edition name that is neither built in nor enrolled."""
+class UnknownEditionError(DatasetError, vision_errors.UnknownEditionError):
+    """An edition name that is neither built in nor enrolled (the runtime's own error, as the data engine raises it)."""
 
 
 class EditionFormatError(DatasetError):

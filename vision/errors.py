@@ -23,3 +23,7 @@ class LayoutError(VisionError):
 
 class ModelError(VisionError):
     """A model file that is missing or does not have the expected inputs and outputs."""
+
+
+class UnknownEditionError(VisionError):
+    """An edition name that is neither built in nor enrolled."""

@@ -13,7 +13,7 @@ Pure like the tracker: frames in, :class:`LifecycleEvent` values out.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from enum import Enum
+from enum import Enum, StrEnum
 from typing import Any
 
 from scoring.hand import EXTENDED_GOAL, HandRecord
@@ -69,12 +69,28 @@ class PendingHand:
     """The flags open when the hand ended (a person's correction settles them)."""
 
 
+class EventKind(StrEnum):
+    """What a :class:`LifecycleEvent` tells."""
+
+    HAND_STARTED = "hand_started"
+    """Cards appeared on a cleared table: a new hand is followed."""
+    CARD_PLAYED = "card_played"
+    """The tracker counted one more card."""
+    FLAGGED = "flagged"
+    """Evidence broke a rule or disagreed with itself; a person should look."""
+    HAND_PENDING = "hand_pending"
+    """The hand ended; its score waits for a person's confirmation."""
+    HAND_REOPENED = "hand_reopened"
+    """Play went on after a hand seemed over: the pending hand is followed again."""
+    HAND_FINAL = "hand_final"
+    """The pending hand was confirmed (or the table cleared) and goes into the game."""
+
+
 @dataclass(frozen=True)
 class LifecycleEvent:
     """Something the display should hear about."""
 
-    kind: str
-    """``hand_started``, ``card_played``, ``flagged``, ``hand_pending``, ``hand_reopened``, ``hand_final``."""
+    kind: EventKind
     frame: int
     hand: int
     play: PlayEvent | None = None
@@ -161,7 +177,7 @@ class HandLifecycle:
             self._report(frame, state, out)
             if self.phase is Phase.FINISHED and state.extension_called_by is not None:
                 self.phase, self.pending = Phase.IN_PLAY, None  # the side at 700 played on: the extension
-                out.append(LifecycleEvent("hand_reopened", frame.index, self.hand_number,
+                out.append(LifecycleEvent(EventKind.HAND_REOPENED, frame.index, self.hand_number,
                                           message=f"{state.extension_called_by} called the extension"))
             if self.phase is Phase.IN_PLAY:
                 self._check_end(frame, state, out)
@@ -214,7 +230,7 @@ class HandLifecycle:
         self.tracker = HandTracker(self.sides, goal=self.goal, settings=self.settings.reconcile)
         self.phase = Phase.IN_PLAY
         self._seen_events = self._seen_flags = 0
-        out.append(LifecycleEvent("hand_started", frame.index, self.hand_number))
+        out.append(LifecycleEvent(EventKind.HAND_STARTED, frame.index, self.hand_number))
 
     def _has_cards(self) -> bool:
         state = self.tracker.state() if self.tracker is not None else None
@@ -230,10 +246,10 @@ class HandLifecycle:
 
     def _report_at(self, index: int, state: HandState, out: list[LifecycleEvent]) -> None:
         for e in state.events[self._seen_events:]:
-            out.append(LifecycleEvent("card_played", index, self.hand_number, play=e))
+            out.append(LifecycleEvent(EventKind.CARD_PLAYED, index, self.hand_number, play=e))
         self._seen_events = len(state.events)
         for f in state.flags[self._seen_flags:]:
-            out.append(LifecycleEvent("flagged", index, self.hand_number, message=f"{f.side}: {f.message}"))
+            out.append(LifecycleEvent(EventKind.FLAGGED, index, self.hand_number, message=f"{f.side}: {f.message}"))
         self._seen_flags = len(state.flags)
 
     def _check_end(self, frame: FrameObservations, state: HandState, out: list[LifecycleEvent]) -> None:
@@ -258,14 +274,14 @@ class HandLifecycle:
         self.pending = PendingHand(self.hand_number, record, how, state.events, flags=state.flags)
         self.in_doubt = None  # the display turns to the hand just ended
         self.phase = Phase.FINISHED
-        out.append(LifecycleEvent("hand_pending", frame_index, self.hand_number, pending=self.pending))
+        out.append(LifecycleEvent(EventKind.HAND_PENDING, frame_index, self.hand_number, pending=self.pending))
 
     def _make_final(self, frame: FrameObservations, out: list[LifecycleEvent]) -> None:
         done = self.confirm()
         if done is not None:
             if done.flags and not done.corrected:
                 self.in_doubt = done
-            out.append(LifecycleEvent("hand_final", frame.index, done.number, pending=done))
+            out.append(LifecycleEvent(EventKind.HAND_FINAL, frame.index, done.number, pending=done))
 
 
 def _hand_to_state(p: PendingHand | None) -> dict[str, Any] | None:

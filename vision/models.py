@@ -6,12 +6,12 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from vision.editions import GENERIC, enrolled_folder
 from vision.errors import ModelError
 
 if TYPE_CHECKING:
     from vision.recogniser import Recogniser
 
-GENERIC = "generic"
 DETECTOR_FILE = "detector.onnx"
 RECOGNISER_FILE = "recogniser.npz"
 READER_FILE = "reader.onnx"
@@ -36,21 +36,20 @@ def recogniser_path(edition: str) -> Path:
     if edition == GENERIC:
         path = models_dir() / f"recogniser-{GENERIC}.npz"
     else:
-        from datasets.edition import load_edition
-
-        path = load_edition(edition).folder / RECOGNISER_FILE
+        path = enrolled_folder(edition) / RECOGNISER_FILE
     if not path.is_file():
         raise ModelError(f"{path}: edition {edition!r} has no recogniser (run `borne enrol` or `borne train recogniser`)")
     return path
 
 
 def edition_folder(edition: str) -> Path | None:
-    """An enrolled edition's folder (``None`` for the generic edition)."""
+    """An enrolled edition's folder (``None`` for the generic edition).
+
+    :raises UnknownEditionError: no edition is enrolled under that name.
+    """
     if edition == GENERIC:
         return None
-    from datasets.edition import load_edition
-
-    return load_edition(edition).folder
+    return enrolled_folder(edition)
 
 
 def reader_path() -> Path:

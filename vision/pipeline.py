@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vision.census import TableCensus, take_census
 from vision.frame_reader import FrameReader, FrameReading
@@ -19,6 +19,9 @@ from vision.lifecycle import HandLifecycle, LifecycleEvent, LifecycleSettings
 from vision.observations import observations_from_census
 from vision.reconcile import HandState
 from vision.sources import Frame, FrameFeed, paced
+
+if TYPE_CHECKING:
+    from scoring.web.live_hand import LiveHand
 
 
 def default_goal(sides: int) -> int:
@@ -115,40 +118,39 @@ class Pipeline:
             draw_pile_empty_at_finish=not state.draw_pile)).to_json()
         return out
 
-
     # -- the display and restarts (``borne run``) ----------------------------------------------
 
-    def live_json(self, *, recent_events: int = 8) -> dict[str, Any]:
+    def live_hand(self, *, recent_events: int = 8) -> LiveHand:
         """The hand in progress for the display: per side the counts, km and confidence, the open flags,
         the latest plays, and the pending hand's record (unscored: the display scores it with the core)."""
+        from scoring.web.live_hand import InDoubt, LiveFlag, LiveHand, LivePlay, LiveSide, PendingHandOut
+
         lc = self.lifecycle
         state = lc.state
         pending = lc.pending
-        phase = lc.phase.value
-        sides: list[dict[str, Any]] = []
         if state is not None:
-            for s in state.sides:
-                sides.append({**s.to_json(), "km": s.km, "confidence": round(s.confidence, 3)})
+            sides = [LiveSide(**s.to_json(), km=s.km, confidence=round(s.confidence, 3)) for s in state.sides]
         else:
-            sides = [{"side": name, "distance": {"25": 0, "50": 0, "75": 0, "100": 0, "200": 0}, "safeties": {},
-                      "km": 0, "confidence": 1.0} for name in lc.sides]
+            sides = [LiveSide(side=name, distance={"25": 0, "50": 0, "75": 0, "100": 0, "200": 0}, safeties={},
+                              km=0, confidence=1.0) for name in lc.sides]
         events = list(state.events[-recent_events:]) if state is not None else []
-        return {
-            "hand": lc.hand_number,
-            "phase": phase,
-            "goal": state.goal if state is not None else lc.goal,
-            "extension_called_by": state.extension_called_by if state is not None else None,
-            "draw_pile": state.draw_pile if state is not None else None,
-            "sides": sides,
-            "flags": [f.to_json() for f in state.flags] if state is not None else [],
-            "events": [{**e.to_json(), "time": round(e.time, 2)} for e in events],
-            "plays": len(state.events) if state is not None else 0,
-            "pending": None if pending is None else {
-                "number": pending.number, "record": pending.record.to_json(),
-                "termination": pending.termination.value, "corrected": pending.corrected},
-            "in_doubt": None if lc.in_doubt is None else {
-                "number": lc.in_doubt.number, "flags": [f.to_json() for f in lc.in_doubt.flags]},
-        }
+        return LiveHand(
+            hand=lc.hand_number,
+            phase=lc.phase.value,
+            goal=state.goal if state is not None else lc.goal,
+            extension_called_by=state.extension_called_by if state is not None else None,
+            draw_pile=state.draw_pile if state is not None else None,
+            sides=sides,
+            flags=[LiveFlag(**f.to_json()) for f in state.flags] if state is not None else [],
+            events=[LivePlay(**e.to_json(), time=round(e.time, 2)) for e in events],
+            plays=len(state.events) if state is not None else 0,
+            pending=None if pending is None else PendingHandOut(
+                number=pending.number, record=pending.record.to_json(), termination=pending.termination.value,
+                corrected=pending.corrected),
+            in_doubt=None if lc.in_doubt is None else InDoubt(
+                number=lc.in_doubt.number, flags=[LiveFlag(**f.to_json()) for f in lc.in_doubt.flags]),
+            game_id=None,
+        )
 
     def snapshot(self) -> dict[str, Any]:
         """The lifecycle and its tracker as a JSON document, for :meth:`restore` after a restart."""

@@ -79,7 +79,7 @@ def _run(args: argparse.Namespace) -> int:
     from scoring.web.app import create_app, serve
     from scoring.web.camera import CameraState
     from vision.layout import TableLayout
-    from vision.sources import DemoSource, FolderSource, SourceError, check_stream, open_source, redact
+    from vision.sources import FolderSource, SourceError, check_stream, open_source, redact
 
     if not 0 <= args.port <= 65535:
         raise CommandError(f"--port must be 0 to 65535, not {args.port}")
@@ -105,20 +105,20 @@ def _run(args: argparse.Namespace) -> int:
             except CameraError as e:
                 raise CommandError(str(e)) from None
         else:
-            source = open_source(spec)
+            source = open_source(spec, demo=_demo_source)
             if spec.lower().startswith(("http://", "https://")):
                 check_stream(spec)
     except (SourceError, OSError) as e:
         raise CommandError(str(e)) from None
     if isinstance(source, FolderSource):
         source.fps = args.fps
-    demo = isinstance(source, DemoSource)
+    demo = spec == "demo"  # open_source made the data engine's demo (datasets is imported for it only)
     settings, generated = settings_from(args)
     app = create_app(settings)
     # --layout > the zones saved for the table > the source's own (the demo) > the default
     choice = choose_layout(
         file=TableLayout.from_file(args.layout) if args.layout is not None else None,
-        source_own=TableLayout.from_json(source.layout_json()) if isinstance(source, DemoSource) else None,
+        source_own=TableLayout.from_json(source.layout_json()) if demo else None,  # type: ignore[attr-defined]
         saved=None if args.layout is not None else load_saved_layout(app.state.store, table_name),
         table=table_name)
     for note in choice.notes:
@@ -128,7 +128,7 @@ def _run(args: argparse.Namespace) -> int:
     if layout is None:
         frame_size = _first_frame_size(source)
         layout = TableLayout.default(*frame_size)
-    pipeline = _build_pipeline(args, layout, source)
+    pipeline = _build_pipeline(args, layout, source, demo=demo)
     stop = threading.Event()
     keeper = GameKeeper(app, layout, args.game)
     camera = CameraState(source="demo" if demo else redact(str(args.source)))
@@ -241,14 +241,19 @@ def _first_frame_size(source: Any) -> tuple[int, int]:
     return w, h
 
 
-def _build_pipeline(args: argparse.Namespace, layout: Any, source: Any) -> Any:
+def _demo_source() -> Any:
+    """The built-in demo, rendered by the data engine (imported only when the demo is asked for)."""
+    from datasets.demo import DemoSource
+
+    return DemoSource(width=960, height=540)
+
+
+def _build_pipeline(args: argparse.Namespace, layout: Any, source: Any, *, demo: bool) -> Any:
     from vision.frame_reader import FrameReader
     from vision.lifecycle import LifecycleSettings
     from vision.models import detector_path, load_recogniser
     from vision.pipeline import Pipeline
-    from vision.sources import DemoSource
 
-    demo = isinstance(source, DemoSource)
     try:
         detector_path()
         have_detector = True

@@ -62,15 +62,19 @@ class LiveTable:
         self.camera.update(connected=False, ended=True, message="the source ended")
 
     def _report(self, result: FrameResult) -> None:
+        from vision.lifecycle import EventKind
+
         for event in result.events:
-            if event.kind == "hand_final" and event.pending is not None:
+            if event.kind is EventKind.HAND_FINAL and event.pending is not None:
                 self.keeper.add(event.pending.record)
             self._print(event)
 
     @staticmethod
     def _print(event: LifecycleEvent) -> None:
-        if event.kind in ("hand_pending", "hand_final", "hand_started", "flagged", "hand_reopened"):
-            print(f"camera: hand {event.hand} {event.kind.replace('_', ' ')} (frame {event.frame})"
+        from vision.lifecycle import EventKind
+
+        if event.kind is not EventKind.CARD_PLAYED:
+            print(f"camera: hand {event.hand} {event.kind.value.replace('_', ' ')} (frame {event.frame})"
                   + (f": {event.message}" if event.message else ""), file=sys.stderr, flush=True)
 
     def _show(self, source: FrameFeed, result: FrameResult) -> None:
@@ -92,9 +96,8 @@ class LiveTable:
         """Push the live hand to the displays and save it, when it changed."""
         from scoring.web.camera import publish_hand
 
-        raw = self.pipeline.live_json()
-        raw["game_id"] = self.keeper.game_id
-        changed = publish_hand(self.camera, raw, store=self.app.state.store, broadcaster=self.app.state.broadcaster)
+        hand = self.pipeline.live_hand().model_copy(update={"game_id": self.keeper.game_id})
+        changed = publish_hand(self.camera, hand, store=self.app.state.store, broadcaster=self.app.state.broadcaster)
         if changed:
             self.app.state.store.save_camera_document(name=LIVE_HAND_DOCUMENT, document=self.pipeline.snapshot())
 

@@ -22,6 +22,7 @@ from typing import Any, Protocol
 from scoring.hand import HandRecord
 from scoring.storage import GameStore
 from scoring.web.events import Broadcaster, LiveHandEvent
+from scoring.web.live_hand import LiveHand, LiveHandScored
 from scoring.web.zones import ZoneDesk
 
 
@@ -92,7 +93,7 @@ class CameraState:
     _status: CameraStatus = field(init=False)
     _jpeg: bytes | None = field(default=None, init=False)
     _jpeg_at: float = field(default=0.0, init=False)
-    _hand: dict[str, Any] | None = field(default=None, init=False)
+    _hand: LiveHandScored | None = field(default=None, init=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, init=False)
 
     def __post_init__(self) -> None:
@@ -113,7 +114,7 @@ class CameraState:
         """Whether the last picture is older than ``every_s`` (encoding each frame would cost the pipeline time)."""
         return time.monotonic() - self._jpeg_at >= every_s
 
-    def set_hand(self, hand: dict[str, Any] | None) -> bool:
+    def set_hand(self, hand: LiveHandScored | None) -> bool:
         """The live hand's document; returns whether it changed."""
         with self._lock:
             changed = hand != self._hand
@@ -144,7 +145,7 @@ class CameraState:
         with self._lock:
             return self._jpeg
 
-    def hand(self) -> dict[str, Any] | None:
+    def hand(self) -> LiveHandScored | None:
         with self._lock:
             return self._hand
 
@@ -155,10 +156,10 @@ NO_CAMERA: dict[str, Any] = {"camera": False, "source": None, "connected": False
 """``GET /api/camera`` when the server runs without the pipeline (``borne serve``)."""
 
 
-def scored_hand_document(raw: dict[str, Any], store: GameStore) -> dict[str, Any]:
+def scored_hand_document(hand: LiveHand, store: GameStore) -> LiveHandScored:
     """The live hand as the display gets it: the pipeline's document with the pending hand scored by the core.
 
-    The pending hand is scored by the rules of the game it will go to (``raw["game_id"]``), classic
+    The pending hand is scored by the rules of the game it will go to (``hand.game_id``), classic
     without one. In a 700-km hand whose record says a side called the extension, ``ask_extension``
     names that side so the display asks a person to confirm it.
     """
@@ -166,31 +167,33 @@ def scored_hand_document(raw: dict[str, Any], store: GameStore) -> dict[str, Any
     from scoring.rules import RuleSet
     from scoring.score import score_hand
 
-    out = dict(raw)
-    pending = raw.get("pending")
-    if pending is None:
-        return out
+    out = hand.model_dump(exclude_unset=True)
+    if hand.pending is None:
+        return LiveHandScored.model_validate(out)
     rules = RuleSet.from_name("classic")
-    game_id = raw.get("game_id")
-    if isinstance(game_id, int):
+    if hand.game_id is not None:
         with contextlib.suppress(BorneError):  # the game was deleted: score by the classic rules
-            rules = store.load(game_id).game.setup.rules
-    pending = dict(pending)
+            rules = store.load(hand.game_id).game.setup.rules
+    pending = out["pending"]
     try:
-        record = HandRecord.from_json(pending["record"])
+        record = HandRecord.from_json(hand.pending.record)
         pending["score"] = score_hand(record, rules).to_json()
         pending["ask_extension"] = record.extension_called_by if record.goal == 700 else None
     except BorneError as e:
         pending["score"], pending["ask_extension"], pending["problem"] = None, None, str(e)
-    out["pending"] = pending
-    return out
+    return LiveHandScored.model_validate(out)
 
 
-def publish_hand(camera: CameraState, raw: dict[str, Any] | None, *, store: GameStore,
+def publish_hand(camera: CameraState, hand: LiveHand | None, *, store: GameStore,
                  broadcaster: Broadcaster) -> bool:
     """Keep the live hand on ``camera`` and push it to every open display when it changed."""
-    doc = scored_hand_document(raw, store) if raw is not None else None
+    doc = scored_hand_document(hand, store) if hand is not None else None
     changed = camera.set_hand(doc)
     if changed and doc is not None:
-        broadcaster.publish(LiveHandEvent(doc))
+        broadcaster.publish(LiveHandEvent(hand_json(doc)))
     return changed
+
+
+def hand_json(hand: LiveHandScored) -> dict[str, Any]:
+    """The live hand as JSON (``GET /api/camera/hand`` and the ``camera`` event): the fields it was given."""
+    return hand.model_dump(mode="json", exclude_unset=True)

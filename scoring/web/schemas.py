@@ -156,3 +156,67 @@ class ChangeOut(BaseModel):
 class ErrorOut(BaseModel):
     detail: Any
     message: str
+
+
+# -- the camera (``/api/camera``) ---------------------------------------------------------------
+
+
+class CameraStatusOut(BaseModel):
+    """``GET /api/camera``: the camera panel's status (CONTRACT.md §9)."""
+
+    model_config = ConfigDict(extra="forbid")
+    source: str | None = Field(description="What the pipeline reads (a URL with its token hidden); null without a camera")
+    connected: bool
+    message: str
+    frames: int
+    frames_per_second: float
+    corrupt_frames: int
+    reconnects: int
+    too_small: bool = Field(description="Cards are too small in the picture to be read reliably")
+    card_px: float | None
+    ended: bool = Field(description="The source ended (a file played to its end)")
+    agent: dict[str, Any] | None = Field(None, description="A Borne camera agent's own status (only for one)")
+    camera: bool = Field(description="Whether the display follows a camera (`borne run`)")
+    has_frame: bool
+    can_choose: bool | None = Field(None, description="Another Borne camera can be chosen (only then)")
+
+
+class FoundCameraOut(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str
+    host: str
+    port: int
+    url: str
+
+
+class FoundCamerasOut(BaseModel):
+    """``GET /api/camera/cameras``."""
+
+    model_config = ConfigDict(extra="forbid")
+    current: str
+    cameras: list[FoundCameraOut]
+
+
+class FrameSizeOut(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    width: int
+    height: int
+
+
+class ZonesOut(BaseModel):
+    """``GET /api/camera/layout``: the table's zones in use and where they came from."""
+
+    model_config = ConfigDict(extra="forbid")
+    layout: dict[str, Any] = Field(description="The layout in use (CONTRACT.md §4)")
+    origin: Literal["saved", "file", "camera", "default"]
+    table: str
+    sides: list[str]
+    frame_size: FrameSizeOut | None
+    default: dict[str, Any] | None
+    saved: bool
+
+
+class NoHandOut(BaseModel):
+    """``{}``: the camera follows no hand."""
+
+    model_config = ConfigDict(extra="forbid")

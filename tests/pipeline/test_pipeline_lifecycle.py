@@ -199,15 +199,15 @@ def test_a_hand_the_cleared_table_made_final_with_open_flags_stays_in_doubt_on_t
     doubt = t.life.in_doubt
     assert doubt is not None and doubt.number == 1 and doubt.final
     assert [f.reason for f in doubt.flags] == [FlagReason.UNFINISHED]
-    live = pipeline.live_json()
-    assert live["hand"] == 2 and live["in_doubt"]["number"] == 1
-    assert [f["reason"] for f in live["in_doubt"]["flags"]] == ["unfinished"]
+    live = pipeline.live_hand()
+    assert live.hand == 2 and live.in_doubt is not None and live.in_doubt.number == 1
+    assert [f.reason for f in live.in_doubt.flags] == ["unfinished"]
     # it survives a restart with the hand in play
     again = HandLifecycle.from_state(t.life.to_state(), HandLifecycle(("North", "South"), 1000))
     assert again.in_doubt == doubt
     # the next hand ending turns the display to that hand
     t.show(full_trip(), times=6)
-    assert t.life.pending is not None and t.life.in_doubt is None and pipeline.live_json()["in_doubt"] is None
+    assert t.life.pending is not None and t.life.in_doubt is None and pipeline.live_hand().in_doubt is None
 
 
 def test_a_hand_confirmed_by_a_person_or_without_flags_is_not_in_doubt():

@@ -14,6 +14,7 @@ from scoring.storage import SCHEMA_VERSION, GameStore
 from scoring.web.app import create_app
 from scoring.web.camera import CameraState, NoPendingHandError, publish_hand, scored_hand_document
 from scoring.web.events import Broadcaster, LiveHandEvent
+from scoring.web.live_hand import LiveHand
 from scoring.web.settings import WebSettings
 
 AUTH = {"Authorization": "Bearer t"}
@@ -22,13 +23,14 @@ RECORD = {"goal": 700, "draw_pile_empty_at_finish": False, "extension_called_by"
     {"side": "South", "distance": {"75": 2}, "safeties": {"driving_ace": "coup_fourre"}}]}
 
 
-def live_hand(pending: dict[str, Any] | None = None) -> dict[str, Any]:
+def live_hand(pending: dict[str, Any] | None = None) -> LiveHand:
     sides = [{"side": "North", "distance": {"25": 0, "50": 0, "75": 0, "100": 3, "200": 2}, "safeties": {}, "km": 700,
               "confidence": 0.9},
              {"side": "South", "distance": {"25": 0, "50": 0, "75": 2, "100": 0, "200": 0},
               "safeties": {"driving_ace": "coup_fourre"}, "km": 150, "confidence": 0.45}]
-    return {"hand": 1, "phase": "finished" if pending else "in_play", "goal": 700, "extension_called_by": None,
+    doc = {"hand": 1, "phase": "finished" if pending else "in_play", "goal": 700, "extension_called_by": None,
             "draw_pile": True, "sides": sides, "flags": [], "events": [], "plays": 6, "pending": pending, "game_id": None}
+    return LiveHand.model_validate(doc)
 
 
 class FakeDesk:
@@ -105,8 +107,8 @@ def test_a_700_km_hand_with_an_extension_asks_the_display_to_confirm_it(tmp_path
         record["sides"] = [{"side": "North", "distance": {"200": 2, "100": 6}}, {"side": "South", "distance": {"75": 2}}]
         doc = scored_hand_document(live_hand({"number": 1, "record": record, "termination": "trip_completed",
                                               "corrected": False}), store)
-        assert doc["pending"]["ask_extension"] == "North"
-        assert doc["pending"]["score"]["sides"][0]["items"]["extension"] > 0
+        assert doc.pending is not None and doc.pending.ask_extension == "North"
+        assert doc.pending.score is not None and doc.pending.score["sides"][0]["items"]["extension"] > 0
 
 
 @pytest.mark.parametrize("path", ["/api/camera/hand/confirm", "/api/camera/hand/correct"])

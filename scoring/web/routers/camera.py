@@ -14,8 +14,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from scoring.hand import HandRecord
 from scoring.web.camera import NO_CAMERA, CameraChoiceError, CameraChooser, CameraState, NoPendingHandError
 from scoring.web.deps import Writer
+from scoring.web.live_hand import LiveHandScored
 from scoring.web.routers.games import WRITE_ERRORS
 from scoring.web.routers.hands import HAND_EXAMPLE
+from scoring.web.schemas import CameraStatusOut, FoundCamerasOut, NoHandOut, ZonesOut
 from scoring.web.zones import ZoneDesk, check_layout
 
 router = APIRouter(prefix="/api/camera", tags=["camera"])
@@ -40,7 +42,8 @@ MaybeCamera = Annotated[CameraState | None, Depends(optional_camera)]
 Camera = Annotated[CameraState, Depends(require_camera)]
 
 
-@router.get("", summary="The camera's status: connected or lost, frames per second, corrupt frames, reconnects")
+@router.get("", summary="The camera's status: connected or lost, frames per second, corrupt frames, reconnects",
+            response_model=CameraStatusOut, response_model_exclude_unset=True)
 def camera_status(camera: MaybeCamera) -> dict[str, Any]:
     return dict(NO_CAMERA) if camera is None else camera.status_json()
 
@@ -54,8 +57,9 @@ def camera_frame(camera: Camera) -> Response:
     return Response(jpeg, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
 
 
-@router.get("/hand", summary="The hand the camera follows: counts, confidence and flags per side, the pending hand scored")
-def live_hand(camera: Camera) -> dict[str, Any]:
+@router.get("/hand", summary="The hand the camera follows: counts, confidence and flags per side, the pending hand scored",
+            response_model=LiveHandScored, response_model_exclude_unset=True)
+def live_hand(camera: Camera) -> LiveHandScored:
     hand = camera.hand()
     if hand is None:
         raise HTTPException(404, "the camera has not seen a hand yet")
@@ -69,26 +73,28 @@ def _desk(camera: CameraState) -> Any:
 
 
 @router.post("/hand/confirm", dependencies=[Writer], responses={**WRITE_ERRORS, 409: {"description": "No hand is pending"}},
-             summary="Confirm the pending hand: it becomes final and goes into the game")
-def confirm_hand(camera: Camera) -> dict[str, Any]:
+             summary="Confirm the pending hand: it becomes final and goes into the game",
+             response_model=LiveHandScored | NoHandOut, response_model_exclude_unset=True)
+def confirm_hand(camera: Camera) -> LiveHandScored | NoHandOut:
     try:
         _desk(camera).confirm()
     except NoPendingHandError as e:
         raise HTTPException(409, str(e)) from None
-    return camera.hand() or {}
+    return camera.hand() or NoHandOut()
 
 
 @router.post("/hand/correct", dependencies=[Writer], responses=WRITE_ERRORS,
              summary="A person's record of the hand wins: a pending hand is confirmed with it; "
-                     "a hand in play goes on counting from it")
-def correct_hand(camera: Camera, hand: Any = CorrectBody) -> dict[str, Any]:
+                     "a hand in play goes on counting from it",
+             response_model=LiveHandScored | NoHandOut, response_model_exclude_unset=True)
+def correct_hand(camera: Camera, hand: Any = CorrectBody) -> LiveHandScored | NoHandOut:
     record = HandRecord.from_json(hand)
     record.validate()
     try:
         _desk(camera).correct(record)
     except NoPendingHandError as e:
         raise HTTPException(409, str(e)) from None
-    return camera.hand() or {}
+    return camera.hand() or NoHandOut()
 
 
 def require_chooser(camera: Camera) -> CameraChooser:
@@ -108,13 +114,15 @@ class CameraChoice(BaseModel):
     token: str = Field(min_length=1, max_length=200, description="The camera's own token (borne-cam prints it)")
 
 
-@router.get("/cameras", summary="The Borne cameras (borne-cam) that answer on the network, and the one followed")
+@router.get("/cameras", summary="The Borne cameras (borne-cam) that answer on the network, and the one followed",
+            response_model=FoundCamerasOut)
 def found_cameras(camera: Camera, chooser: Chooser) -> dict[str, Any]:
     return {"current": camera.status.source, "cameras": chooser.cameras()}
 
 
 @router.post("/source", dependencies=[Writer], responses={**WRITE_ERRORS, 422: {"description": "The camera cannot be used: why"}},
-             summary="Follow another Borne camera from the next frame (the hand goes on)")
+             summary="Follow another Borne camera from the next frame (the hand goes on)",
+             response_model=CameraStatusOut, response_model_exclude_unset=True)
 def choose_camera(camera: Camera, chooser: Chooser, choice: CameraChoice) -> dict[str, Any]:
     try:
         chooser.choose(choice.name, choice.token)
@@ -141,20 +149,21 @@ Zones = Annotated[ZoneDesk, Depends(require_zones)]
 
 
 @router.get("/layout", summary="The table's zones in use, where they came from (saved, file, camera, default), "
-                               "the picture's size and the default zones")
+                               "the picture's size and the default zones", response_model=ZonesOut)
 def get_layout(zones: Zones) -> dict[str, Any]:
     return zones.zones().to_json()
 
 
 @router.put("/layout", dependencies=[Writer], responses=WRITE_ERRORS,
             summary="Save the table's zones (kept per table) and follow them from the next frame; "
-                    "refused with 422 naming the field, nothing saved")
+                    "refused with 422 naming the field, nothing saved", response_model=ZonesOut)
 def put_layout(zones: Zones, layout: Any = LayoutBody) -> dict[str, Any]:
     checked = check_layout(layout, sides=zones.zones().sides)
     return zones.save_zones(checked).to_json()
 
 
 @router.delete("/layout", dependencies=[Writer], responses={**WRITE_ERRORS, 409: {"description": "No start-up layout has the table's sides"}},
-               summary="Forget the saved zones: back to the start-up layout (--layout, the source's own, or the default)")
+               summary="Forget the saved zones: back to the start-up layout (--layout, the source's own, or the default)",
+               response_model=ZonesOut)
 def delete_layout(zones: Zones) -> dict[str, Any]:
     return zones.forget_zones().to_json()
