@@ -1,4 +1,4 @@
-# Borne: `make demo` installs Borne and runs the camera demo with its score display; `make test` installs and runs every test.
+# Borne: `make demo` installs Borne and runs the camera demo with its score display; `make test` installs, lints, type-checks and runs every test.
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
@@ -32,11 +32,12 @@ photo-tools:
 demo: install
 	$(BIN)/borne run --db $(VENV)/demo.sqlite3
 
-test: install-test browser photo-tools
+# Lint and types first (a minute), then every test and every package's doctests.
+test: lint browser photo-tools
 	$(BIN)/python -m pytest
 
 lint: install-test
-	$(BIN)/ruff check scoring borne
+	$(BIN)/ruff check .
 	$(BIN)/mypy
 
 bench: install

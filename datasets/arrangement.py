@@ -154,11 +154,11 @@ def arrange(table: TableState, rng: np.random.Generator, *, stable_seed: int | N
         wobble = float(rng.normal(0, 0.03))
 
         def at(a: float, b: float) -> tuple[float, float]:
-            p = origin + r * a + u * b
+            p = origin + r * a + u * b  # noqa: B023 - called within this iteration only
             return float(p[0]), float(p[1])
 
         def jitter(mm: float, rad: float, *key: int) -> tuple[float, float, float]:
-            g = slot(si, *key)
+            g = slot(si, *key)  # noqa: B023 - called within this iteration only
             return float(g.normal(0, mm)), float(g.normal(0, mm)), float(g.normal(0, rad))
 
         # one row from the player's left: battle pile, speed pile, a column per distance value,

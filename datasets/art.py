@@ -84,7 +84,7 @@ def _fit_text(draw: ImageDraw.ImageDraw, text: str, box: tuple[int, int, int, in
     size = max_size
     while size > 8:
         font = _font(size)
-        l, t, r, b = draw.textbbox((0, 0), text, font=font)
+        l, t, r, b = draw.textbbox((0, 0), text, font=font)  # noqa: E741 - left, top, right, bottom
         if r - l <= x1 - x0 and b - t <= y1 - y0:
             break
         size = int(size * 0.92)

@@ -37,8 +37,8 @@ def _centred(d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: i
              stroke: int = 0, stroke_fill: object = None) -> None:
     font = _font(size)
     left, top, right, bottom = d.textbbox((0, 0), text, font=font, stroke_width=stroke)
-    d.text((xy[0] - (right + left) / 2, xy[1] - (bottom + top) / 2), text, font=font, fill=fill,
-           stroke_width=stroke, stroke_fill=stroke_fill)
+    d.text((xy[0] - (right + left) / 2, xy[1] - (bottom + top) / 2), text, font=font, fill=fill,  # type: ignore[arg-type]
+           stroke_width=stroke, stroke_fill=stroke_fill)  # type: ignore[arg-type]
 
 
 def _glyph(d: ImageDraw.ImageDraw, card: Card, box: tuple[float, float, float, float], colour: object,
@@ -49,17 +49,17 @@ def _glyph(d: ImageDraw.ImageDraw, card: Card, box: tuple[float, float, float, f
     cx, cy, r = (x0 + x1) / 2, (y0 + y1) / 2, min(x1 - x0, y1 - y0) / 2
     shape = k % 3
     if shape == 0:
-        d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=colour, width=max(width, 3), fill=None if width else colour)
+        d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=colour, width=max(width, 3), fill=None if width else colour)  # type: ignore[arg-type]
     elif shape == 1:
-        d.regular_polygon((cx, cy, r), 3, outline=colour, fill=None if width else colour, width=max(width, 3))
+        d.regular_polygon((cx, cy, r), 3, outline=colour, fill=None if width else colour, width=max(width, 3))  # type: ignore[arg-type]
     else:
-        d.rectangle((cx - r * 0.8, cy - r * 0.8, cx + r * 0.8, cy + r * 0.8), outline=colour,
-                    fill=None if width else colour, width=max(width, 3))
+        d.rectangle((cx - r * 0.8, cy - r * 0.8, cx + r * 0.8, cy + r * 0.8), outline=colour,  # type: ignore[arg-type]
+                    fill=None if width else colour, width=max(width, 3))  # type: ignore[arg-type]
     bars = k // 3 + 1
     ink = colour if width else (255, 255, 255)
     for b in range(bars):
         y = cy - r * 0.4 + b * r * 0.8 / max(bars - 1, 1) if bars > 1 else cy
-        d.line((cx - r * 0.45, y, cx + r * 0.45, y), fill=ink, width=max(3, int(r * 0.08)))
+        d.line((cx - r * 0.45, y, cx + r * 0.45, y), fill=ink, width=max(3, int(r * 0.08)))  # type: ignore[arg-type]
 
 
 def _corner(card: Card) -> Image.Image:

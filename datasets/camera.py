@@ -106,7 +106,7 @@ def sample_camera(rng: np.random.Generator, width: int, height: int, area: np.nd
     target = (float((lo[0] + hi[0]) / 2 + rng.normal(0, 20)), float((lo[1] + hi[1]) / 2 + rng.normal(0, 20)))
     for _ in range(12):
         def cam_at(h_mm: float) -> Camera:
-            return Camera(width, height, hfov, h_mm, tilt, tilt_dir, yaw, target)
+            return Camera(width, height, hfov, h_mm, tilt, tilt_dir, yaw, target)  # noqa: B023 - called within this iteration only
 
         if fits(cam_at(HEIGHT_MM[1]), area):
             a, b = HEIGHT_MM

@@ -6,8 +6,8 @@ Print at 100 % (no "fit to page"); each card is 56 × 87 mm between the marks.
 from __future__ import annotations
 
 import io
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 
 from datasets.edition import Edition
 from scoring.cards import DECK_COUNTS, Card

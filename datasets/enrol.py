@@ -45,7 +45,7 @@ def find_card(image: np.ndarray) -> np.ndarray:
     gray = cv2.GaussianBlur(gray, (5, 5), 0)
     cards: list[tuple[float, float, np.ndarray]] = []
     min_area = 0.01 * small.shape[0] * small.shape[1]
-    candidates = []
+    candidates = []  # type: ignore[var-annotated]
     for lo, hi in ((30, 90), (50, 150), (80, 200)):
         edges = cv2.dilate(cv2.Canny(gray, lo, hi), np.ones((3, 3), np.uint8))
         contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
@@ -85,7 +85,7 @@ def find_card(image: np.ndarray) -> np.ndarray:
         q = order_corners(np.asarray(quad, np.float64))
         side_w = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2
         side_h = (np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2
-        aspect = side_h / max(side_w, 1)
+        aspect = side_h / max(side_w, 1)  # type: ignore[operator]
         if not 1.2 < aspect < 2.0:
             continue
         contrast = _edge_contrast(small, q)

@@ -86,7 +86,7 @@ def _lay(canvas: NDArray[np.uint8], face: NDArray[np.uint8], corners: NDArray[np
     length = float(np.linalg.norm(corners[3] - corners[0]))
     if h > 2.5 * length:  # shrink first so the warp does not alias
         f = 2.0 * length / h
-        face = cv2.resize(face, (max(4, round(w * f)), max(6, round(h * f))), interpolation=cv2.INTER_AREA)
+        face = cv2.resize(face, (max(4, round(w * f)), max(6, round(h * f))), interpolation=cv2.INTER_AREA)  # type: ignore[assignment]
         m = m @ np.diag([w / face.shape[1], h / face.shape[0], 1.0])
     warped = cv2.warpPerspective(face, m, size, flags=cv2.INTER_LINEAR)
     alpha = cv2.warpPerspective(rounded_alpha(face.shape[1], face.shape[0]), m, size, flags=cv2.INTER_LINEAR)
@@ -129,12 +129,12 @@ def _light(img: NDArray[np.uint8], rng: np.random.Generator) -> NDArray[np.uint8
         cx, cy, r = rng.uniform(0, w), rng.uniform(0, h), rng.uniform(0.1, 0.4) * max(h, w)
         out += rng.uniform(60, 200) * np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * r * r))[..., None]
     if rng.random() < 0.5:
-        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.4, 1.6))
+        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.4, 1.6))  # type: ignore[assignment]
     out += rng.standard_normal(out.shape, dtype=np.float32) * np.float32(rng.uniform(1, 7))
     image = np.clip(out, 0, 255).astype(np.uint8)
     if rng.random() < 0.6:
         _, enc = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 92))])
-        image = cv2.imdecode(enc, cv2.IMREAD_COLOR)
+        image = cv2.imdecode(enc, cv2.IMREAD_COLOR)  # type: ignore[assignment]
     return image
 
 

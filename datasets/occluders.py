@@ -139,7 +139,7 @@ def paint_distractor(img: np.ndarray, idbuf: np.ndarray, rng: np.random.Generato
     kind = str(rng.choice(["cup", "phone", "coin", "pad", "coin"]))
     a = float(rng.uniform(0, 2 * math.pi))
     if kind == "coin":
-        for k in range(int(rng.integers(1, 4))):
+        for _k in range(int(rng.integers(1, 4))):
             c = at_mm + rng.normal(0, 15, 2)
             metal = np.array(rng.choice([[200, 170, 80], [190, 190, 195], [170, 110, 70]]), np.float32)
             r = float(rng.uniform(9, 13))

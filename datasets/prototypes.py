@@ -99,4 +99,4 @@ def _fit(face: NDArray[np.uint8], height: int = 311) -> NDArray[np.uint8]:
     h, w = face.shape[:2]
     if h == height:
         return face
-    return cv2.resize(face, (round(w * height / h), height), interpolation=cv2.INTER_AREA if h > height else cv2.INTER_CUBIC)
+    return cv2.resize(face, (round(w * height / h), height), interpolation=cv2.INTER_AREA if h > height else cv2.INTER_CUBIC)  # type: ignore[return-value]

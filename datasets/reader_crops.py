@@ -123,7 +123,7 @@ def build_shards(recipe: CropRecipe, folder: Path, *, only: range | None = None,
         if not path.is_file():
             data = make_shard(recipe, index)
             tmp = path.with_suffix(".tmp.npz")
-            np.savez(tmp, **data)
+            np.savez(tmp, **data)  # type: ignore[arg-type]
             tmp.replace(path)
         out.append(path)
         if progress is not None:

@@ -20,7 +20,7 @@ from datasets.camera import Camera, project, sample_camera
 from datasets.edition import Edition, load_edition
 from datasets.errors import SceneSpecError
 from datasets.faces import Levels, edition_levels, pyramid, random_face
-from datasets.occluders import OCCLUDER, paint_arm, paint_distractor
+from datasets.occluders import paint_arm, paint_distractor
 from datasets.table import TableState
 from datasets.textures import KINDS, SURFACE_MM, SURFACE_PX, sample_surface
 from scoring.cards import HAZARDS
@@ -252,11 +252,11 @@ class SceneRenderer:
         if arms is None:
             arms = []
             if rng.random() < spec.hands and arr.cards:
-                arms.append(random_arm(rng, arr, hom))
+                arms.append(random_arm(rng, arr, hom))  # type: ignore[arg-type]
         for arm in arms:
             # an optional third item seeds the arm's looks (skin, sleeve), so one player's arm
             # looks the same from frame to frame of a sequence
-            look = np.random.default_rng(int(arm[2])) if len(arm) > 2 else rng  # type: ignore[misc]
+            look = np.random.default_rng(int(arm[2])) if len(arm) > 2 else rng
             paint_arm(img, idbuf, look, np.asarray(arm[0], float), np.asarray(arm[1], float), px_per_mm)
         counts = np.bincount((idbuf.ravel().astype(np.int32) - EMPTY), minlength=len(views) + 2)[2:]
         for i, v in enumerate(views):
@@ -342,18 +342,18 @@ def apply_effects(img: np.ndarray, rng: np.random.Generator, light: dict[str, fl
         out += (cv2.resize(blob, (W, H), interpolation=cv2.INTER_LINEAR) * (170 * light["glare"]))[..., None]
     r = rng.random()
     if r < 0.35:
-        out = cv2.GaussianBlur(out, (0, 0), float(rng.uniform(0.5, 1.4)))
+        out = cv2.GaussianBlur(out, (0, 0), float(rng.uniform(0.5, 1.4)))  # type: ignore[assignment]
     elif r < 0.5:
         n = int(rng.integers(3, 9))
         k = np.zeros((n, n), np.float32)
         a = rng.uniform(0, math.pi)
         c = (n - 1) / 2
         cv2.line(k, (int(c - c * math.cos(a)), int(c - c * math.sin(a))), (int(c + c * math.cos(a)), int(c + c * math.sin(a))), 1.0, 1)
-        out = cv2.filter2D(out, -1, k / max(k.sum(), 1))
+        out = cv2.filter2D(out, -1, k / max(k.sum(), 1))  # type: ignore[assignment]
     sigma = float(rng.uniform(1, 6))
     noise = rng.integers(-128, 128, (H // 2, W // 2, 3), dtype=np.int16).astype(np.float32) * (sigma / 74.0)
     out += cv2.resize(noise, (W, H), interpolation=cv2.INTER_NEAREST)
     img = np.clip(out, 0, 255).astype(np.uint8)
     q = int(rng.integers(45, 96))
     ok, buf = cv2.imencode(".jpg", img[..., ::-1], [cv2.IMWRITE_JPEG_QUALITY, q])
-    return cv2.imdecode(buf, cv2.IMREAD_COLOR)[..., ::-1].copy()
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR)[..., ::-1].copy()  # type: ignore[index]

@@ -83,7 +83,7 @@ def generate_sequence(
     video_path: Path | None = None
     if video:
         for name, fourcc in (("video.mp4", "mp4v"), ("video.avi", "MJPG")):
-            w = cv2.VideoWriter(str(out / name), cv2.VideoWriter_fourcc(*fourcc), FPS, (spec.width, spec.height))
+            w = cv2.VideoWriter(str(out / name), cv2.VideoWriter_fourcc(*fourcc), FPS, (spec.width, spec.height))  # type: ignore[attr-defined]
             if w.isOpened():
                 writer, video_path = w, out / name
                 break
@@ -105,8 +105,8 @@ def generate_sequence(
         if frng.random() < 0.05:
             light = {**light, "gain": float(np.clip(light["gain"] * frng.uniform(0.9, 1.1), 0.6, 1.25))}
         arms = []
-        if arm is not None and arm[2] is not None:
-            kind, t, target = arm
+        if arm is not None and arm[2] is not None:  # type: ignore[misc]
+            kind, t, target = arm  # type: ignore[misc]
             play = hand.plays[plan[f][3]]
             tip, towards = random_arm(np.random.default_rng([seed, 13, max(happened, plan[f][3])]), arr, camera.homography(), target,
                                       player=play.player)

@@ -52,7 +52,7 @@ def wood(rng: np.random.Generator, size: int = SURFACE_PX) -> np.ndarray:
     fine = smooth_noise(rng, size, 64, 1)
     shade = 0.78 + 0.16 * grain + 0.08 * fine
     plank = int(rng.uniform(90, 220))  # px per plank
-    for k, x0 in enumerate(range(0, size, plank)):
+    for _k, x0 in enumerate(range(0, size, plank)):
         shade[:, x0 : x0 + plank] *= rng.uniform(0.88, 1.1)
         shade[:, x0 : x0 + 2] *= 0.55
     return _colour(base, shade)
@@ -79,7 +79,7 @@ def felt(rng: np.random.Generator, size: int = SURFACE_PX) -> np.ndarray:
     base = np.array(rng.choice([[30, 110, 60], [20, 70, 120], [120, 30, 40], [50, 50, 55], [35, 90, 80]]), np.float32)
     base *= rng.uniform(0.8, 1.25)
     fuzz = rng.random((size, size), dtype=np.float32)
-    fuzz = cv2.GaussianBlur(fuzz, (0, 0), 1.2)
+    fuzz = cv2.GaussianBlur(fuzz, (0, 0), 1.2)  # type: ignore[assignment]
     shade = 0.85 + 0.5 * (fuzz - 0.5) + 0.15 * smooth_noise(rng, size, 3)
     return _colour(base, shade)
 

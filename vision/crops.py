@@ -44,8 +44,8 @@ def cut_card(
         x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
         if x1 > x0 and y1 > y0:
             region = image[y0:y1, x0:x1]
-            small = cv2.resize(region, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+            small = cv2.resize(region, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)  # type: ignore[call-overload]
             q = (q - [x0, y0]) * factor
             image = small
     m = cv2.getPerspectiveTransform(q.astype(np.float32), dst)
-    return cv2.warpPerspective(image, m, (width, height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return cv2.warpPerspective(image, m, (width, height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)  # type: ignore[return-value]

@@ -27,7 +27,7 @@ def census_jpeg(image: NDArray[np.uint8], census: TableCensus, layout: TableLayo
     out = annotate(image, census, layout)
     if max_width is not None and out.shape[1] > max_width:
         scale = max_width / out.shape[1]
-        out = cv2.resize(out, (max_width, round(out.shape[0] * scale)), interpolation=cv2.INTER_AREA)
+        out = cv2.resize(out, (max_width, round(out.shape[0] * scale)), interpolation=cv2.INTER_AREA)  # type: ignore[assignment]
     ok, data = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, quality])
     if not ok:
         from vision.errors import VisionError

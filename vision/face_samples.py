@@ -58,7 +58,7 @@ def _view(face: NDArray[np.uint8], rng: np.random.Generator, *, askew: bool) -> 
     image = np.clip(lit, 0, 255).astype(np.uint8)
     if rng.random() < 0.5:
         _, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(50, 90))])
-        image = cv2.imdecode(encoded, cv2.IMREAD_COLOR)
+        image = cv2.imdecode(encoded, cv2.IMREAD_COLOR)  # type: ignore[assignment]
     sh, sw = image.shape[:2]
     box = np.array([[left * sw, top * sh], [right * sw, top * sh], [right * sw, bottom * sh], [left * sw, bottom * sh]])
     box += rng.normal(0, JITTER_PX, (4, 2))

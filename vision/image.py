@@ -63,12 +63,12 @@ def decode_image(data: bytes, *, name: str = "image") -> BGRImage:
     if image.dtype != np.uint8:
         image = (image / 257).astype(np.uint8) if image.dtype == np.uint16 else image.astype(np.uint8)
     if image.ndim == 2:
-        return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+        return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)  # type: ignore[return-value]
     if image.shape[2] == 4:
         alpha = image[:, :, 3:4].astype(np.float32) / 255
         composed = image[:, :, :3].astype(np.float32) * alpha + 255 * (1 - alpha)
         return composed.astype(np.uint8)
-    return image[:, :, :3].copy() if image.shape[2] != 3 else image
+    return image[:, :, :3].copy() if image.shape[2] != 3 else image  # type: ignore[return-value]
 
 
 def _dimensions(data: bytes, kind: str) -> tuple[int, int]:

@@ -437,11 +437,11 @@ class HandTracker:
             left = _match(points, [sl.anchor for sl in slots], same)  # type: ignore[misc]
             left = self._not_laid_over(left, obs, slots)
             for i, j in left.pairs:
-                slots[j].anchor = slots[j].anchor + s.place_smoothing * (points[i] - slots[j].anchor)
+                slots[j].anchor = slots[j].anchor + s.place_smoothing * (points[i] - slots[j].anchor)  # type: ignore[operator]
                 slots[j].last_seen = frame.index
                 slots[j].longest = _longest_after(slots[j].longest, obs[i].length or 0.0)
                 if (obs[i].length or 0.0) >= WHOLE_SHARE * slots[j].longest:
-                    slots[j].home = slots[j].anchor.copy()
+                    slots[j].home = slots[j].anchor.copy()  # type: ignore[union-attr]
                 slots[j].seen += 1
             in_sight = {id(slots[j]) for _, j in left.pairs}
             cands = [c for c in self._candidates if c.side == side and c.card is card]
@@ -691,7 +691,7 @@ class HandTracker:
         """
         slots = [sl for sl in self._slots if sl.side == c.side and sl.card is c.card and sl.anchor is not None]
         stale = [sl for sl in slots if sl.last_seen < c.first_frame and not self._laid_over(c, sl)
-                 and not self._further_down(c.side, c.anchor - sl.anchor)]
+                 and not self._further_down(c.side, c.anchor - sl.anchor)]  # type: ignore[operator]
         if not stale:
             return None
         seen = sum(1 for o in frame.cards if o.side == c.side and o.card is c.card
@@ -699,7 +699,7 @@ class HandTracker:
         if seen != len(slots):
             return None
         length = self._card_length or 80.0
-        dist, nearest = min(((float(np.linalg.norm(c.anchor - sl.anchor)), sl) for sl in stale), key=lambda t: t[0])
+        dist, nearest = min(((float(np.linalg.norm(c.anchor - sl.anchor)), sl) for sl in stale), key=lambda t: t[0])  # type: ignore[operator]
         return nearest if dist <= self.settings.moved_card_radius * length else None
 
     def _same_card_px(self) -> float:

@@ -509,8 +509,8 @@ class MjpegCapture:
             return bytes(data)
         if not 0 < length <= 32 << 20:
             raise ValueError(f"a part of {length} bytes")
-        data = r.read(length)
-        return data if len(data) == length else None
+        data = r.read(length)  # type: ignore[assignment]
+        return data if len(data) == length else None  # type: ignore[return-value]
 
     def release(self) -> None:
         self._conn.close()

@@ -24,7 +24,7 @@ def _guarded(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Nam
     return wrapper
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     cards = sub.add_parser("cards", help="export a deck edition's faces or print a whole deck as a PDF")
     csub = cards.add_subparsers(dest="cards_command", metavar="ACTION", required=True)
     p = csub.add_parser("export", help="write every face as OUT_DIR/<card id>.png plus back.png (print resolution)")

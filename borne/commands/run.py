@@ -79,7 +79,7 @@ def _run(args: argparse.Namespace) -> int:
     from scoring.web.app import create_app, serve
     from scoring.web.camera import CameraState
     from vision.layout import TableLayout
-    from vision.sources import FolderSource, SourceError, check_stream, open_source, redact
+    from vision.sources import FolderSource, FrameFeed, SourceError, check_stream, open_source, redact
 
     if not 0 <= args.port <= 65535:
         raise CommandError(f"--port must be 0 to 65535, not {args.port}")
@@ -92,6 +92,7 @@ def _run(args: argparse.Namespace) -> int:
         return _list_cameras()
     spec = _resolve_camera(args.source)
     named = None
+    source: FrameFeed
     try:
         if spec != args.source and "://" not in args.source:  # a camera by name: found again if it moves
             named = NamedCamera(args.source.partition("?")[0], spec)
@@ -161,8 +162,9 @@ def _run(args: argparse.Namespace) -> int:
 
     if source.live and not demo:
         # a camera: a person may switch to another Borne camera found on the network, and the hand goes on
-        source = SwitchableSource(source, spec, named=named)
-        camera.chooser = CameraSwitcher(source, camera)
+        switchable = SwitchableSource(source, spec, named=named)
+        camera.chooser = CameraSwitcher(switchable, camera)
+        source = switchable
     thread = threading.Thread(target=follow, name="pipeline", daemon=True)
     watcher = threading.Thread(target=watch_camera, args=(source, camera, stop), name="camera watcher", daemon=True)
 

@@ -143,6 +143,9 @@ def fit_with_progress(edition: str, *, scenes: int, views: int, seed: int, epoch
         with tqdm(total=views, desc="drawing face views", unit="view") as bar:
             crops = crops.joined(collect_face_views(edition, views, seed=seed, progress=lambda n: bar.update(n - bar.n)))
     with tqdm(total=epochs, desc="fitting recogniser", unit="epoch") as bar:
-        recogniser = fit_recogniser(edition, crops, epochs=epochs, seed=seed,
-                                    progress=lambda e, loss: (bar.update(1), bar.set_postfix(loss=f"{loss:.4f}")))
+        def epoch_done(epoch: int, loss: float) -> None:
+            bar.update(1)
+            bar.set_postfix(loss=f"{loss:.4f}")
+
+        recogniser = fit_recogniser(edition, crops, epochs=epochs, seed=seed, progress=epoch_done)
     return recogniser, crops

@@ -11,7 +11,7 @@ if TYPE_CHECKING:
 
     from firmware_cam.discovery import FoundCamera
     from scoring.web.camera import CameraState
-    from vision.sources import Frame, FrameFeed, FrameSource, LiveSource, MjpegCapture, SourceStats
+    from vision.sources import Frame, FrameFeed, LiveSource, MjpegCapture, SourceStats
 
 
 def agent_status_url(stream_url: str) -> str | None:
@@ -109,13 +109,13 @@ class SwitchableSource:
 
     live = True
 
-    def __init__(self, inner: FrameSource, spec: str, *, named: NamedCamera | None = None) -> None:
+    def __init__(self, inner: FrameFeed, spec: str, *, named: NamedCamera | None = None) -> None:
         self._inner = inner
         self.spec = spec
         """What is followed now (a stream URL, with its token: not for display)."""
         self.named = named
         """The camera followed by its name, whose address may change."""
-        self._next: tuple[FrameSource, str] | None = None
+        self._next: tuple[FrameFeed, str] | None = None
         self._lock = threading.Lock()
         self._closed = False
         self._count = 0
@@ -154,7 +154,7 @@ class SwitchableSource:
                 self.switches += 1
             old.close()
 
-    def switch(self, source: FrameSource, spec: str) -> None:
+    def switch(self, source: FrameFeed, spec: str) -> None:
         """Follow ``source`` from the next frame (the current camera is closed)."""
         with self._lock:
             if self._next is not None:

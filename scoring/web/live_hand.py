@@ -101,4 +101,4 @@ class PendingHandScored(PendingHandOut):
 class LiveHandScored(LiveHand):
     """``GET /api/camera/hand``: the live hand with the pending hand scored by the core."""
 
-    pending: PendingHandScored | None = None  # type: ignore[assignment]
+    pending: PendingHandScored | None = None

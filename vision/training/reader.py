@@ -109,7 +109,7 @@ def train_reader(
     proxies = nn.Parameter(torch.randn(classes, EMBEDDING) * 0.01)
     card_proxies = nn.Parameter(torch.randn(CARD_CLASSES, EMBEDDING) * 0.01)
     params = [{"params": net.parameters()}, {"params": [proxies, card_proxies], "weight_decay": 0.0}]
-    opt = torch.optim.AdamW(params, lr=recipe.lr, weight_decay=recipe.weight_decay)
+    opt = torch.optim.AdamW(params, lr=recipe.lr, weight_decay=recipe.weight_decay)  # type: ignore[arg-type]
     steps_per_epoch = math.ceil(n / recipe.batch)
     total = recipe.epochs * steps_per_epoch
     start_epoch = 0

@@ -47,12 +47,12 @@ def tile_split(src: Path, dst: Path, *, tile_share: float = 1.0) -> int:
     written = 0
     for image_path in sorted((src / "images").glob("*.jpg")):
         image = cv2.imread(str(image_path))
-        h, w = image.shape[:2]
+        h, w = image.shape[:2]  # type: ignore[union-attr]
         label_path = src / "labels" / f"{image_path.stem}.txt"
         lines = label_path.read_text().splitlines() if label_path.exists() else []
         for k, win in enumerate(tile_windows(w, h, tile_share=tile_share)):
             name = f"{image_path.stem}_{k}"
-            crop = image[win.y : win.y + win.size, win.x : win.x + win.size]
+            crop = image[win.y : win.y + win.size, win.x : win.x + win.size]  # type: ignore[index]
             cv2.imwrite(str(dst / "images" / f"{name}.jpg"), crop, [cv2.IMWRITE_JPEG_QUALITY, 92])
             labels = tile_labels(lines, w, h, win.x, win.y, win.size)
             (dst / "labels" / f"{name}.txt").write_text("".join(line + "\n" for line in labels))
