@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from scoring.cards import DECK_COUNTS, DISTANCE_VALUES, MAX_200S_PER_HAND, Card
+from scoring.cards import DISTANCE_VALUES, Card
 from scoring.hand import EXTENDED_GOAL, GOALS, HandRecord, SafetyPlay, SideRecord
 from vision.observations import FrameObservations, Observation
 
@@ -44,6 +44,40 @@ CAMERA_SHIFT_SHARE = 0.6
 """…and this share of all the cards seen: the camera moves them all (a hand moving some does not)."""
 CAMERA_SHIFT_MAX = 0.2
 """The largest shift looked for in one frame, as a share of a card's length (under a column's step)."""
+
+# -- the numbers in the tracker's decisions (a card's length is the unit of every distance) --------------
+
+CARD_LENGTH_BEFORE_SEEN_PX = 80.0
+"""A card's length in pixels until a frame has measured one (a card at 1280 × 720 from a usual height,
+DESIGN.md). Only the first frames use it: raising it widens every radius and step until then, lowering it
+narrows them."""
+CARD_LENGTH_LEARN = 0.2
+"""The share of each frame's own measure of a card's length taken into the length learnt so far (the rest
+is kept): raising it follows a camera moved closer or further sooner, lowering it keeps the size steadier."""
+CAMERA_SHIFT_LANDS_SHARE = 0.05
+"""A card lands on a known card of its id under a tried camera shift when within this share of a card's
+length of it: raising it lets looser shifts win (and a hand moving a few cards pass for the camera)."""
+CAMERA_SHIFT_LEAST_SHARE = 0.03
+"""A camera shift smaller than this share of a card's length is left to the matching: raising it leaves
+more small shifts to the matching's radii, lowering it moves every place for jitter."""
+EVIDENCE_HEAD_START = 0.4
+"""A decided card's confidence is its reads' mean times ``min(1, hits / vote_window_frames + this)``:
+with it a card seen in most of its vote window counts nearly full. Raising it trusts short sightings more;
+lowering it makes cards seen briefly less sure (and their sides' confidence lower)."""
+SHORTEST_COLUMN_STEP = 0.12
+"""The least step, in card lengths, between a card of a column and the next laid over it, where no tighter
+one is asked (:data:`TIGHTEST_STEP`): raising it takes more close boxes for the same card, lowering it
+takes more for a new one."""
+LONGEST_COLUMN_STEP = 0.6
+"""The longest step, in card lengths, between two cards laid one over the other in a column (strips of
+20–30 mm are 0.23–0.34 of a card): raising it takes cards further down a column for the next one."""
+COLUMN_ACROSS_SHARE = 0.2
+"""How far across a column, in card lengths, the next card may lie and still be of that column:
+raising it joins cards of neighbouring columns, lowering it splits a column laid askew."""
+FLAGGED_SIDE_CONFIDENCE = 0.5
+"""A side's confidence is multiplied by this while a flag about it is open (a person should look)."""
+HALF_SEEN_SIDE_CONFIDENCE = 0.8
+"""…and by this while one of its cards is seen but not yet decided."""
 
 EXTENSION_AT = min(GOALS)
 """In a 700-km hand, the side that reaches exactly this may call the extension to 1,000."""
@@ -421,10 +455,11 @@ class HandTracker:
         self.frames += 1
         self.last_frame = frame
         if frame.card_length_px:
-            self._card_length = frame.card_length_px if self._card_length is None else 0.8 * self._card_length + 0.2 * frame.card_length_px
+            self._card_length = (frame.card_length_px if self._card_length is None else (1 - CARD_LENGTH_LEARN) * self._card_length
+                                  + CARD_LENGTH_LEARN * frame.card_length_px)
         self._ups.update(dict(frame.up))
         self._update_draw_pile(frame.draw_pile)
-        length = self._card_length or 80.0
+        length = self._card_length or CARD_LENGTH_BEFORE_SEEN_PX
         same = self._same_card_px()
         seen = [o for o in frame.cards if o.confidence >= s.minimum_confidence]
         self._follow_the_camera(seen, length)
@@ -536,7 +571,7 @@ class HandTracker:
         tries = offsets[near]
         if len(tries) == 0:
             return
-        close = 0.05 * length
+        close = CAMERA_SHIFT_LANDS_SHARE * length
         # residual of each card seen to each known card of its id, under each tried shift
         residual = np.linalg.norm(offsets[None, :, :, :] - tries[:, None, None, :], axis=3)
         residual = np.where(same_id[None], residual, np.inf)
@@ -551,7 +586,7 @@ class HandTracker:
         if len({(seen[i].side, seen[i].card) for i in inliers}) < 2:
             return  # one column of one id shifted by a step lands on itself: the whole table moves together
         shift = (points[inliers] - places[nearest[inliers]]).mean(axis=0)
-        if float(np.linalg.norm(shift)) < 0.03 * length:
+        if float(np.linalg.norm(shift)) < CAMERA_SHIFT_LEAST_SHARE * length:
             return
         for sl in self._slots:
             if sl.anchor is not None:
@@ -600,7 +635,7 @@ class HandTracker:
 
     def _decide(self, c: _Candidate, frame: FrameObservations) -> None:
         sideways = sum(c.sideways_votes) * 2 > len(c.sideways_votes)
-        confidence = float(np.mean(c.confidences)) * min(1.0, len(c.hits) / self.settings.vote_window_frames + 0.4)
+        confidence = float(np.mean(c.confidences)) * min(1.0, len(c.hits) / self.settings.vote_window_frames + EVIDENCE_HEAD_START)
         moved = self._moved_from(c) or self._lost_track_of(c, frame)
         if moved is not None:
             moved.anchor, moved.sideways, moved.last_seen = c.anchor, sideways, frame.index
@@ -633,7 +668,7 @@ class HandTracker:
 
     def _moved_from(self, c: _Candidate) -> _Slot | None:
         """The counted card this candidate is, moved (knocked askew), if any."""
-        length = self._card_length or 80.0
+        length = self._card_length or CARD_LENGTH_BEFORE_SEEN_PX
         best: tuple[float, _Slot] | None = None
         for sl in self._slots:
             if sl.side != c.side or sl.card is not c.card or sl.anchor is None or sl.last_seen >= c.first_frame:
@@ -672,7 +707,7 @@ class HandTracker:
         return self._past(sl, c.anchor, c.longest, length_share=NOT_A_STRIP_SHARE, shortest=TIGHTEST_STEP)
 
     def _past(self, sl: _Slot, anchor: NDArray[np.float64], length: float, *, length_share: float,
-              shortest: float = 0.12) -> bool:
+              shortest: float = SHORTEST_COLUMN_STEP) -> bool:
         """Whether a box at ``anchor``, ``length`` long, lies a column step (at least ``shortest``) past the
         counted card ``sl`` and is at least ``length_share`` of the longest side ``sl`` was seen with (all
         lengths pass when that is not known)."""
@@ -698,13 +733,13 @@ class HandTracker:
                    and o.confidence >= self.settings.minimum_confidence)
         if seen != len(slots):
             return None
-        length = self._card_length or 80.0
+        length = self._card_length or CARD_LENGTH_BEFORE_SEEN_PX
         dist, nearest = min(((float(np.linalg.norm(c.anchor - sl.anchor)), sl) for sl in stale), key=lambda t: t[0])  # type: ignore[operator]
         return nearest if dist <= self.settings.moved_card_radius * length else None
 
     def _same_card_px(self) -> float:
         """:attr:`ReconcileSettings.same_card_radius` in pixels, at the card length seen lately."""
-        return self.settings.same_card_radius * (self._card_length or 80.0)
+        return self.settings.same_card_radius * (self._card_length or CARD_LENGTH_BEFORE_SEEN_PX)
 
     def _laid_over(self, c: _Candidate, sl: _Slot) -> bool:
         """Whether the candidate is a whole card one column step past ``sl``, which still lies at its own
@@ -715,18 +750,19 @@ class HandTracker:
             return False
         return sl.home is None or float(np.linalg.norm(c.anchor - sl.home)) > AT_HOME_SHARE * self._same_card_px()
 
-    def _column_step(self, side: str, d: NDArray[np.float64], *, steps: int = 1, shortest: float = 0.12) -> bool:
+    def _column_step(self, side: str, d: NDArray[np.float64], *, steps: int = 1,
+                     shortest: float = SHORTEST_COLUMN_STEP) -> bool:
         """Whether ``d`` goes from one card of a column to the next one laid over it (towards the player),
         or with ``steps`` above 1 to one of the next ``steps`` cards; ``shortest``: the least step, in card
         lengths."""
         up = self._ups.get(side)
         if up is None:
             return False
-        length = self._card_length or 80.0
+        length = self._card_length or CARD_LENGTH_BEFORE_SEEN_PX
         u = np.asarray(up, dtype=np.float64)
         along = float(-d @ u) / length
         across = abs(float(d[0] * u[1] - d[1] * u[0])) / length
-        return shortest <= along <= 0.6 * steps and across <= 0.2
+        return shortest <= along <= LONGEST_COLUMN_STEP * steps and across <= COLUMN_ACROSS_SHARE
 
     def _further_down(self, side: str, d: NDArray[np.float64]) -> bool:
         """Whether ``d`` goes from a card of a column to one of the cards laid after the next one: a card
@@ -734,28 +770,14 @@ class HandTracker:
         return self._column_step(side, d, steps=COLUMN_STEPS_HIDDEN) and not self._column_step(side, d)
 
     def _rule_broken(self, side: str, card: Card, arrived: int) -> tuple[FlagReason, str] | None:
-        counted = [sl for sl in self._slots if sl.counted]
-        if card.is_safety:
-            owner = next((sl.side for sl in counted if sl.card is card), None)
-            if owner is not None:
-                return FlagReason.SAFETY_TWICE, f"{card.title} exists once and {owner} already has it"
-            return None
-        on_table = sum(1 for sl in counted if sl.card is card)
-        if on_table + 1 > DECK_COUNTS[card]:
-            return FlagReason.DECK_COUNT, f"the deck has only {DECK_COUNTS[card]} {card.title}, this would be one more"
-        if not card.is_distance:
-            return None
-        mine = [sl for sl in counted if sl.side == side and sl.card.is_distance]
-        if card is Card.DISTANCE_200 and sum(1 for sl in mine if sl.card is card) >= MAX_200S_PER_HAND:
-            return FlagReason.THIRD_200, f"{side} already has {MAX_200S_PER_HAND} 200s"
-        km = sum(sl.card.km for sl in mine)
+        """The rule of the game (``scoring.plays.check_play``) this card would break, if counted now."""
+        from scoring.plays import check_play
+
         done = self._completer()
-        if done is not None and not self._extension_possible(done, arrived):
-            return FlagReason.AFTER_TRIP, f"{done} already completed the trip"
-        goal = self._goal_after(side, arrived)
-        if km + card.km > goal:
-            return FlagReason.PAST_GOAL, f"{side} has {km} km; {card.km} more passes the goal of {goal} km"
-        return None
+        over = done if done is not None and not self._extension_possible(done, arrived) else None
+        broken = check_play(((sl.side, sl.card) for sl in self._slots if sl.counted), side, card,
+                            goal=self._goal_after(side, arrived), trip_completed_by=over)
+        return None if broken is None else (FlagReason(broken.rule.value), broken.message)
 
     def _goal_after(self, side: str, arrived: int) -> int:
         """The goal a card landing at ``arrived`` is checked against (1,000 once the extension is or gets called)."""
@@ -853,9 +875,9 @@ class HandTracker:
         scoring = [sl.confidence for sl in counted if sl.card.is_distance or sl.card.is_safety]
         value = min(scoring) if scoring else 1.0
         if any(f.side == side for f in self._flags):
-            value *= 0.5
+            value *= FLAGGED_SIDE_CONFIDENCE
         if any(c.side == side and (c.card.is_distance or c.card.is_safety) for c in self._candidates):
-            value *= 0.8
+            value *= HALF_SEEN_SIDE_CONFIDENCE
         return max(0.0, min(1.0, value))
 
 

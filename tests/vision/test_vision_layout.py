@@ -119,3 +119,24 @@ def test_without_up_the_sides_majority_decides_sideways():
 def test_no_draw_pile_when_no_card_is_face_down():
     layout = TableLayout.default(1280, 720)
     assert take_census([seen("roll", 640, 100)], layout).draw_pile is False
+
+
+@pytest.mark.parametrize("layout", [
+    {"sides": [{"side": "North", "zone": [[0, 0], [640, 0], [640, 160], [0, 160]], "up": [0, 1]},
+               {"side": "South", "zone": [[0, 200], [640, 200], [640, 360], [0, 360]]}]},
+    {"sides": [{"side": "A", "zone": [[10.5, 10], [300, 20], [310, 200], [5, 190], [0, 100]], "up": [0.6, 0.8]},
+               {"side": "B", "zone": [[400, 10], [630, 10], [630, 350]], "up": [-0.999, 0.0]},
+               {"side": "C", "zone": [[0, 250], [300, 250], [300, 360]]}]},
+])
+def test_a_layout_the_display_accepts_is_read_the_same_by_the_pipeline(layout):
+    """The display checks a person's zones strictly (``check_layout``, naming the field) before the pipeline
+    parses them (``TableLayout.from_json``): what the first accepts, the second reads to the same zones."""
+    from scoring.web.zones import check_layout
+
+    checked = check_layout(layout, sides=[s["side"] for s in layout["sides"]])
+    parsed = TableLayout.from_json(checked)
+    assert parsed.to_json() == TableLayout.from_json(layout).to_json()
+    assert [s.side for s in parsed.sides] == [s["side"] for s in checked["sides"]]
+    for zone, side in zip(parsed.sides, checked["sides"]):
+        assert zone.zone.tolist() == side["zone"]
+        assert (zone.up is None) == ("up" not in side)
