@@ -29,8 +29,8 @@ def flatten(data: dict[str, object], prefix: str = "") -> set[str]:
 
 
 def test_every_string_the_page_uses_is_in_the_english_file() -> None:
-    script = "".join(resources.files("scoring.web").joinpath(f"static/{name}").read_text(encoding="utf-8")
-                     for name in ("app.js", "i18n.js"))
+    static = resources.files("scoring.web").joinpath("static")
+    script = "".join(f.read_text(encoding="utf-8") for f in static.iterdir() if f.name.endswith(".js"))
     html = resources.files("scoring.web").joinpath("static/index.html").read_text(encoding="utf-8")
     used = set(re.findall(r'\bt\("([a-z_]+\.[a-z_0-9]+)"', script)) | set(re.findall(r'data-i18n="([^"]+)"', html))
     dynamic = {f"items.{i}" for i in ITEM_NAMES} | {f"entry.{h}" for h in ("none", "played", "coup_fourre")}

@@ -2,12 +2,10 @@
 // English. Its strings come from /api/strings?lang= (English wherever a translation lacks one); numbers are
 // written as that language writes them (5,100 · 5 100 · 5.100), by the strings' own rule rather than the
 // browser's Intl data (Chromium writes Italian 5100, the seeds and the score sheet 5.100).
-// Loaded before app.js, which uses t() and fmt().
-"use strict";
 
-const LANGUAGE_KEY = "borne.language";
+export const LANGUAGE_KEY = "borne.language";
 
-const i18n = {
+export const i18n = {
   S: {},               // the strings of the language shown
   language: "en",
   languages: { en: "English" },  // GET /api/languages: code → name in its own words
@@ -16,21 +14,21 @@ const i18n = {
 
 // The string at a dotted key, with {name} filled from vars; a value that is missing, null or undefined
 // fills as nothing (never the words "null" or "undefined" on a TV).
-function t(key, vars) {
+export function t(key, vars) {
   let v = key.split(".").reduce((o, k) => (o == null ? undefined : o[k]), i18n.S);
   if (typeof v !== "string") v = key;
   return vars ? v.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? (vars[k] == null ? "" : String(vars[k])) : m)) : v;
 }
 
 // t(key), or fallback when the strings have no such key (a rule set the strings do not describe).
-function tOr(key, fallback) {
+export function tOr(key, fallback) {
   const v = t(key);
   return v === key ? (fallback ?? "") : v;
 }
 
 // A whole number as the language writes it: group of three digits joined by number.group, once the number
 // has at least 3 + number.min_grouping digits (Spanish: 5100 but 12.345). The same rule as scoring/web/i18n.py.
-function fmt(n) {
+export function fmt(n) {
   const { group, min_grouping: minGrouping } = i18n.number;
   const value = Math.round(Number(n));
   if (!Number.isFinite(value)) return "";
@@ -40,13 +38,13 @@ function fmt(n) {
 }
 
 // A measure with one decimal, with the language's decimal mark (12.5 frames/s, 12,5 images/s).
-function fmtDecimal(x) {
+export function fmtDecimal(x) {
   const value = Number(x);
   if (!Number.isFinite(value)) return "";
   return value.toFixed(1).replace(".", i18n.number.decimal || ".");
 }
 
-function preferredLanguage() {
+export function preferredLanguage() {
   let saved = null;
   try { saved = localStorage.getItem(LANGUAGE_KEY); } catch (e) { /* storage refused: follow the browser */ }
   if (saved && saved in i18n.languages) return saved;
@@ -57,14 +55,14 @@ function preferredLanguage() {
   return "en";
 }
 
-async function getJson(path) {
+export async function getJson(path) {
   const response = await fetch(path, { headers: { Accept: "application/json" } });
   if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
   return response.json();
 }
 
 // Loads a language's strings and applies them to the page's fixed parts (the lang attribute, data-i18n texts).
-async function useLanguage(code) {
+export async function useLanguage(code) {
   const strings = await getJson(`/api/strings?lang=${encodeURIComponent(code)}`);
   i18n.S = strings;
   i18n.language = strings.language || "en";
@@ -75,13 +73,13 @@ async function useLanguage(code) {
   if (menu) { menu.value = i18n.language; menu.setAttribute("aria-label", t("app.language")); }
 }
 
-async function startLanguage() {
+export async function startLanguage() {
   try { i18n.languages = await getJson("/api/languages"); } catch (e) { /* English only */ }
   await useLanguage(preferredLanguage());
 }
 
 // The language menu in the page's bar: a choice is remembered on this device and applied at once.
-function languageMenu(onChange) {
+export function languageMenu(onChange) {
   const menu = document.createElement("select");
   menu.id = "language";
   menu.setAttribute("aria-label", t("app.language"));
