@@ -3,7 +3,7 @@
 import { fmt, fmtDecimal, t } from "./i18n.js";
 import { DISTANCE_VALUES } from "./rules.js";
 import { COLOURS, state } from "./state.js";
-import { el, toast } from "./dom.js";
+import { el, nodes, toast } from "./dom.js";
 import { api, explain, write } from "./api.js";
 import { refresh, source } from "./events.js";
 import { renderGameView } from "./display.js";

@@ -3,7 +3,7 @@
 import { fmt, i18n, t } from "./i18n.js";
 import { ITEMS } from "./rules.js";
 import { COLOURS, state } from "./state.js";
-import { el, svg, toast } from "./dom.js";
+import { el, nodes, svg, toast } from "./dom.js";
 import { api, explain, write } from "./api.js";
 import { refresh } from "./events.js";
 import { cameraPanel, livePanel } from "./camera.js";

@@ -2,7 +2,7 @@
 
 import { fmt, i18n, t, tOr } from "./i18n.js";
 import { COLOURS, state } from "./state.js";
-import { el, toast } from "./dom.js";
+import { el, nodes, toast } from "./dom.js";
 import { api, explain, write } from "./api.js";
 
 // ---------------------------------------------------------------------------- set-up page
