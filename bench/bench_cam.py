@@ -282,9 +282,9 @@ def part_end_to_end(seq: Path, video: Path, truth_boxes: bool, quality: int, tmp
 
 
 def part_pi(images: list[np.ndarray]) -> None:
-    from vision.detector import OnnxCardDetector
-    from vision.frame_reader import FrameReader
-    from vision.models import detector_path
+    from vision.read.detector import OnnxCardDetector
+    from vision.read.frame_reader import FrameReader
+    from vision.read.models import detector_path
 
     detector = OnnxCardDetector(detector_path())
     tile = np.ascontiguousarray(images[len(images) // 2][:, :720])

@@ -34,11 +34,11 @@ from datasets.labels import truth_json
 from datasets.scene import SceneRenderer, SceneSpec
 from datasets.textures import HELD_OUT_KINDS
 from scoring.cards import Card
-from vision.census import take_census
-from vision.frame_reader import FrameReader
 from vision.geometry import iou
-from vision.layout import TableLayout
-from vision.tiling import tile_windows
+from vision.read.frame_reader import FrameReader
+from vision.read.tiling import tile_windows
+from vision.table.census import take_census
+from vision.table.layout import TableLayout
 
 MATCH_IOU = 0.5
 
@@ -69,7 +69,7 @@ def main() -> None:
     parser.add_argument("--nms-iou", type=float, default=None, help="tile merge's rotated-NMS IoU (default: the runtime's)")
     parser.add_argument("--tile-share", type=float, default=None,
                         help="tile side as a share of the frame's shorter side (default: `borne detect`'s, "
-                             "vision.tiling.STILL_TILE_SHARE; the live pipeline uses 1.0)")
+                             "vision.read.tiling.STILL_TILE_SHARE; the live pipeline uses 1.0)")
     parser.add_argument("--duplicate-overlap", type=float, default=None,
                         help="tile merge's duplicate overlap (default: the runtime's; 1 turns it off)")
     args = parser.parse_args()
@@ -82,7 +82,7 @@ def main() -> None:
     if args.tile_share is not None:
         reader.detector.tile_share = args.tile_share  # type: ignore[attr-defined]
     if args.conf is not None:
-        from vision.detector import DecodeSettings
+        from vision.read.detector import DecodeSettings
 
         reader.detector.base.settings = DecodeSettings(conf_threshold=args.conf)  # type: ignore[attr-defined]
     if args.photos:

@@ -60,14 +60,14 @@ def main() -> None:
             sys.exit(f"borne enrol failed: {done.stderr.strip().splitlines()[-1]}")
         print(f"borne enrol: 19 angled photos on {args.surface}, {args.scenes} scenes: {took:.0f} s")
         print("  " + done.stdout.strip().splitlines()[-1])
-        from vision.models import load_recogniser
+        from vision.read.models import load_recogniser
 
         recogniser = load_recogniser("retro")
         measure(recogniser, scene_edition="retro-original", scenes=args.test_scenes, seed=args.seed + 1)
         if args.detect_scenes:
             from datasets.scene import SceneRenderer, SceneSpec
             from datasets.textures import HELD_OUT_KINDS
-            from vision.frame_reader import FrameReader
+            from vision.read.frame_reader import FrameReader
 
             print("\nborne detect --edition retro on held-out photos of the real deck (the shipped detector):")
             renderer = SceneRenderer(SceneSpec(width=1280, height=720, edition="retro-original", surfaces=HELD_OUT_KINDS))

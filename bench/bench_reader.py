@@ -43,10 +43,10 @@ from datasets.photos import write_photo_folder  # noqa: E402
 from datasets.prototypes import fit_head, look_alikes, make_prototypes  # noqa: E402
 from datasets.scene import SceneRenderer, SceneSpec  # noqa: E402
 from datasets.textures import HELD_OUT_KINDS  # noqa: E402
-from vision.face_fitting import MIN_BOX_FILL, MIN_VISIBLE, box_fill  # noqa: E402
-from vision.models import reader_path  # noqa: E402
-from vision.reader import CARDS, EditionHead, EditionPrototypes, EmbeddingRecogniser, FaceReader  # noqa: E402
-from vision.recogniser import Recogniser  # noqa: E402
+from vision.read.models import reader_path  # noqa: E402
+from vision.read.reader import CARDS, EditionHead, EditionPrototypes, EmbeddingRecogniser, FaceReader  # noqa: E402
+from vision.read.recogniser import Recogniser  # noqa: E402
+from vision.training.face_fitting import MIN_BOX_FILL, MIN_VISIBLE, box_fill  # noqa: E402
 
 BANDS = (("at least 1/4 visible", 0.25, 1.01), ("strips (25–50 % visible)", 0.25, 0.5), ("whole (≥ 90 %)", 0.9, 1.01))
 
@@ -107,10 +107,10 @@ def read_scenes(recognisers: dict[str, Recogniser], scene_edition: str, *, scene
 def detect(recogniser: EmbeddingRecogniser, scene_edition: str, *, scenes: int, seed: int) -> None:
     from bench_detect import measure as measure_detect
 
-    from vision.detector import OnnxCardDetector
-    from vision.frame_reader import FrameReader
-    from vision.models import detector_path
-    from vision.tiling import STILL_TILE_SHARE, TiledDetector
+    from vision.read.detector import OnnxCardDetector
+    from vision.read.frame_reader import FrameReader
+    from vision.read.models import detector_path
+    from vision.read.tiling import STILL_TILE_SHARE, TiledDetector
 
     reader = FrameReader(TiledDetector(OnnxCardDetector(detector_path()), tile_share=STILL_TILE_SHARE), recogniser)
     renderer = SceneRenderer(SceneSpec(width=1280, height=720, edition=scene_edition, surfaces=HELD_OUT_KINDS))
@@ -163,7 +163,7 @@ def main() -> None:
                 recognisers[f"reader head, enrolled from {how}"] = EmbeddingRecogniser(reader, head)
                 recognisers[f"reader prototypes, enrolled from {how}"] = EmbeddingRecogniser(reader, prototypes)
             if args.compare_features:
-                from vision.face_fitting import collect_crops, collect_face_views, fit_recogniser
+                from vision.training.face_fitting import collect_crops, collect_face_views, fit_recogniser
 
                 for how in args.enrol_from.split(","):
                     folder = str(root / "editions" / f"{name}-{how}")

@@ -19,9 +19,9 @@ import numpy as np
 from datasets.generate import scene_for
 from datasets.scene import SceneRenderer, SceneSpec
 from datasets.textures import HELD_OUT_KINDS
-from vision.face_fitting import MIN_BOX_FILL, MIN_VISIBLE, box_fill
-from vision.models import recogniser_path
-from vision.recogniser import FaceRecogniser
+from vision.read.models import recogniser_path
+from vision.read.recogniser import FaceRecogniser
+from vision.training.face_fitting import MIN_BOX_FILL, MIN_VISIBLE, box_fill
 
 LENGTH_BANDS = ((0, 60), (60, 75), (75, 90), (90, 1_000_000))
 """Bands of a card's length in the frame (px), whole card, visible or not."""

@@ -39,13 +39,13 @@ from datasets.scene import SceneSpec  # noqa: E402
 from datasets.sequence import FPS, generate_sequence  # noqa: E402
 from datasets.textures import HELD_OUT_KINDS  # noqa: E402
 from scoring.cards import Card  # noqa: E402
-from vision.frame_reader import FrameReader  # noqa: E402
-from vision.layout import TableLayout  # noqa: E402
-from vision.models import recogniser_path  # noqa: E402
 from vision.pipeline import Pipeline, run_source  # noqa: E402
-from vision.recogniser import FaceRecogniser, Reading  # noqa: E402
-from vision.replay_detector import TruthReplayDetector  # noqa: E402
+from vision.read.frame_reader import FrameReader  # noqa: E402
+from vision.read.models import recogniser_path  # noqa: E402
+from vision.read.recogniser import FaceRecogniser, Reading  # noqa: E402
+from vision.read.replay_detector import TruthReplayDetector  # noqa: E402
 from vision.sources import FolderSource  # noqa: E402
+from vision.table.layout import TableLayout  # noqa: E402
 
 SCORED_PILES = ("distance", "safeties")
 ON_TIME_FRAMES = 6
@@ -116,9 +116,9 @@ def main() -> int:
     recogniser = FaceRecogniser.load(recogniser_path("generic"))
     onnx = None
     if not args.truth_detector:
-        from vision.detector import OnnxCardDetector
-        from vision.models import detector_path
-        from vision.tiling import TiledDetector
+        from vision.read.detector import OnnxCardDetector
+        from vision.read.models import detector_path
+        from vision.read.tiling import TiledDetector
 
         onnx = TiledDetector(OnnxCardDetector(detector_path()))
     root = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="bench-replay-"))

@@ -19,7 +19,7 @@ import numpy as np
 
 from datasets.generate import scene_for
 from datasets.scene import SceneRenderer, SceneSpec
-from vision.tiling import STILL_TILE_SHARE, tile_windows
+from vision.read.tiling import STILL_TILE_SHARE, tile_windows
 from vision.training.offline import prepare_offline
 
 

@@ -38,8 +38,8 @@ def cache_dir() -> Path:
 
 
 def data_dir() -> Path:
-    """Where enrolled editions are kept (:func:`vision.editions.data_dir`)."""
-    from vision.editions import data_dir as runtime_data_dir
+    """Where enrolled editions are kept (:func:`vision.read.editions.data_dir`)."""
+    from vision.read.editions import data_dir as runtime_data_dir
 
     return runtime_data_dir()
 
@@ -50,7 +50,7 @@ def check_name(name: str) -> str:
     :raises UnknownEditionError: for anything else (it could not be a folder name).
     """
     from vision import errors
-    from vision.editions import check_name as runtime_check_name
+    from vision.read.editions import check_name as runtime_check_name
 
     try:
         return runtime_check_name(name)
@@ -178,7 +178,7 @@ def load_edition(name: str = GENERIC) -> Edition:
         edition = ensure_generic()
     else:
         from vision import errors
-        from vision.editions import enrolled_folder
+        from vision.read.editions import enrolled_folder
 
         try:
             folder = enrolled_folder(name)

@@ -3,7 +3,7 @@
 Each view lays a face on a patch of table at a random angle and size (28–130 px long), shows all of
 it, the top strip a card shows in a column (with the next card of the column over the rest), or the
 face with one edge under another card or a hand, lights it, blurs it, adds noise and JPEG, and cuts
-the visible part along a jittered box exactly as :func:`vision.crops.cut_card` cuts a detection: the
+the visible part along a jittered box exactly as :func:`vision.read.crops.cut_card` cuts a detection: the
 box's corners rolled by a quarter ``turn``, so one view stands for one of the four ways round the
 detector may hand a box over. Slivers (less than 15 % of a face, under other cards) and bare patches
 of table are the "nothing to read" views.
@@ -23,8 +23,8 @@ from numpy.typing import NDArray
 
 from datasets.faces import rounded_alpha
 from datasets.occluders import SKIN
-from vision.crops import cut_card
-from vision.recogniser import turned_box
+from vision.read.crops import cut_card
+from vision.read.recogniser import turned_box
 
 CARD_LENGTH_PX = (28.0, 130.0)
 """A card's length in the frame: 30–130 px at 1280 × 720 from 0.6–1.4 m."""

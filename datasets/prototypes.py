@@ -14,8 +14,8 @@ from numpy.typing import NDArray
 
 from datasets.face_views import Shown, face_view
 from scoring.cards import Card
-from vision.mlp import fit_mlp
-from vision.reader import CARDS, NOTHING, EditionHead, EditionPrototypes, FaceReader
+from vision.read.mlp import fit_mlp
+from vision.read.reader import CARDS, NOTHING, EditionHead, EditionPrototypes, FaceReader
 
 PROTOTYPE_KINDS: tuple[Shown, ...] = (Shown.WHOLE, Shown.STRIP, Shown.COVERED)
 VIEWS_PER_PROTOTYPE = 24
@@ -27,7 +27,7 @@ def make_prototypes(
     reader: FaceReader, faces: Sequence[NDArray[np.uint8]], edition: str, *, views: int = VIEWS_PER_PROTOTYPE,
     seed: int = 0, progress: Callable[[int, int], None] | None = None,
 ) -> EditionPrototypes:
-    """Prototypes of an edition from its 19 RGB faces (in :data:`vision.reader.CARDS` order)."""
+    """Prototypes of an edition from its 19 RGB faces (in :data:`vision.read.reader.CARDS` order)."""
     if len(faces) != len(CARDS):
         raise ValueError(f"{len(faces)} faces given, one per card ({len(CARDS)}) expected")
     bgr = [np.ascontiguousarray(_fit(f)[..., ::-1]) for f in faces]

@@ -4,6 +4,9 @@ The database is a real file in WAL mode; a change is validated by the :class:`~s
 value before anything is written, and committed whole or not at all, so a game survives the
 program being killed at any moment. ``PRAGMA user_version`` holds the schema version; opening an
 older file migrates it.
+
+Over 400 lines on purpose: :class:`GameStore` is the one owner of the SQL schema and its migrations,
+and every query beside it reads the same tables; split, the schema would be spelt in several places.
 """
 
 from __future__ import annotations

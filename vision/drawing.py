@@ -6,8 +6,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.census import TableCensus
-from vision.layout import TableLayout
+from vision.table.census import TableCensus
+from vision.table.layout import TableLayout
 
 ZONE_COLOURS = [(255, 170, 0), (0, 200, 255), (180, 0, 255), (0, 220, 120), (255, 80, 80), (120, 120, 255)]
 

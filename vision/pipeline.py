@@ -12,13 +12,13 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from vision.census import TableCensus, take_census
-from vision.frame_reader import FrameReader, FrameReading
-from vision.layout import TableLayout
-from vision.lifecycle import HandLifecycle, LifecycleEvent, LifecycleSettings
-from vision.observations import observations_from_census
-from vision.reconcile import HandState
+from vision.read.frame_reader import FrameReader, FrameReading
 from vision.sources import Frame, FrameFeed, paced
+from vision.table.census import TableCensus, take_census
+from vision.table.layout import TableLayout
+from vision.table.observations import observations_from_census
+from vision.track.lifecycle import HandLifecycle, LifecycleEvent, LifecycleSettings
+from vision.track.state import HandState
 
 if TYPE_CHECKING:
     from scoring.web.live_hand import LiveHand

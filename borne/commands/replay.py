@@ -32,10 +32,10 @@ def _replay(args: argparse.Namespace) -> int:
     import sys
 
     from borne.commands import CommandError
-    from vision.frame_reader import FrameReader
-    from vision.layout import TableLayout
     from vision.pipeline import Pipeline, run_source
+    from vision.read.frame_reader import FrameReader
     from vision.sources import FolderSource, FrameSource, SourceError, open_source
+    from vision.table.layout import TableLayout
 
     if args.fps <= 0:
         raise CommandError(f"--fps must be above 0, not {args.fps}")
@@ -50,8 +50,8 @@ def _replay(args: argparse.Namespace) -> int:
         source.fps = args.fps
     before = None
     if args.truth_boxes is not None:
-        from vision.models import load_recogniser
-        from vision.replay_detector import TruthReplayDetector
+        from vision.read.models import load_recogniser
+        from vision.read.replay_detector import TruthReplayDetector
 
         detector = TruthReplayDetector(args.truth_boxes)
         reader = FrameReader(detector, load_recogniser(args.edition))

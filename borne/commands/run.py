@@ -78,8 +78,8 @@ def _run(args: argparse.Namespace) -> int:
     )
     from scoring.web.app import create_app, serve
     from scoring.web.camera import CameraState
-    from vision.layout import TableLayout
     from vision.sources import FolderSource, FrameFeed, SourceError, check_stream, open_source, redact
+    from vision.table.layout import TableLayout
 
     if not 0 <= args.port <= 65535:
         raise CommandError(f"--port must be 0 to 65535, not {args.port}")
@@ -251,10 +251,10 @@ def _demo_source() -> Any:
 
 
 def _build_pipeline(args: argparse.Namespace, layout: Any, source: Any, *, demo: bool) -> Any:
-    from vision.frame_reader import FrameReader
-    from vision.lifecycle import LifecycleSettings
-    from vision.models import detector_path, load_recogniser
     from vision.pipeline import Pipeline
+    from vision.read.frame_reader import FrameReader
+    from vision.read.models import detector_path, load_recogniser
+    from vision.track.lifecycle import LifecycleSettings
 
     try:
         detector_path()
@@ -263,7 +263,7 @@ def _build_pipeline(args: argparse.Namespace, layout: Any, source: Any, *, demo:
         have_detector = False
     before = None
     if args.truth_boxes is not None or (demo and not have_detector):
-        from vision.replay_detector import TruthReplayDetector
+        from vision.read.replay_detector import TruthReplayDetector
 
         # a live stream skips frames and starts anywhere: its frames are told by their picture
         truth = TruthReplayDetector(args.truth_boxes, match_pictures=bool(source.live and not demo))

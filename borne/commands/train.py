@@ -29,7 +29,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--imgsz", type=int, default=640, help="model input size (default 640)")
     p.add_argument("--tile-share", type=float, default=1.0,
                    help="tile side as a share of a frame's shorter side: 1.0 the video tiles (default), "
-                        "0.67 the still photo's (vision.tiling)")
+                        "0.67 the still photo's (vision.read.tiling)")
     p.add_argument("--lr0", type=float, default=0.01, help="initial learning rate (default 0.01; lower to fine-tune)")
     p.add_argument("--warmup-epochs", type=float, default=3.0,
                    help="epochs of learning-rate warm-up (default 3; 0 to fine-tune from --start-from)")
@@ -111,7 +111,7 @@ def _recogniser(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from borne.commands.vision import fit_with_progress
-    from vision.models import GENERIC, RECOGNISER_FILE
+    from vision.read.models import GENERIC, RECOGNISER_FILE
 
     started = time.monotonic()
     recogniser, crops = fit_with_progress(args.edition, scenes=args.scenes, views=args.face_views, seed=args.seed,

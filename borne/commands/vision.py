@@ -45,10 +45,10 @@ def _detect(args: argparse.Namespace) -> int:
     import json
     import sys
 
-    from vision.census import take_census
-    from vision.frame_reader import FrameReader
     from vision.image import read_image
-    from vision.layout import TableLayout
+    from vision.read.frame_reader import FrameReader
+    from vision.table.census import take_census
+    from vision.table.layout import TableLayout
 
     layout = TableLayout.from_file(args.layout)
     image = read_image(args.image)
@@ -76,8 +76,8 @@ def _enrol(args: argparse.Namespace) -> int:
 
     from borne.commands import CommandError
     from datasets.enrol import enrol_folder
-    from vision.models import PROTOTYPES_FILE, RECOGNISER_FILE, reader_path
-    from vision.reader import HEAD_FILE
+    from vision.read.models import PROTOTYPES_FILE, RECOGNISER_FILE, reader_path
+    from vision.read.reader import HEAD_FILE
 
     if args.reader:
         reader_path_ = reader_path()
@@ -107,8 +107,8 @@ def _learn_faces(edition: Any, *, seed: int) -> None:
     from tqdm import tqdm
 
     from datasets.prototypes import fit_head, look_alikes, make_prototypes
-    from vision.models import PROTOTYPES_FILE, reader_path
-    from vision.reader import CARDS, HEAD_FILE, FaceReader
+    from vision.read.models import PROTOTYPES_FILE, reader_path
+    from vision.read.reader import CARDS, HEAD_FILE, FaceReader
 
     reader = FaceReader(reader_path())
     faces = [edition.face(c) for c in CARDS]
@@ -135,7 +135,7 @@ def fit_with_progress(edition: str, *, scenes: int, views: int, seed: int, epoch
     """Render scenes, draw face views and fit the edition's recogniser, with a progress bar for each step."""
     from tqdm import tqdm
 
-    from vision.face_fitting import collect_crops, collect_face_views, fit_recogniser
+    from vision.training.face_fitting import collect_crops, collect_face_views, fit_recogniser
 
     with tqdm(total=scenes, desc="rendering scenes", unit="scene") as bar:
         crops = collect_crops(edition, scenes=scenes, seed=seed, progress=lambda n: bar.update(1))

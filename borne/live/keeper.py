@@ -10,7 +10,7 @@ if TYPE_CHECKING:
 
     from scoring.hand import HandRecord
     from scoring.storage import StoredGame
-    from vision.layout import TableLayout
+    from vision.table.layout import TableLayout
 
 
 class GameKeeper:

@@ -15,9 +15,9 @@ if TYPE_CHECKING:
     from borne.live.zones import TableZones
     from scoring.hand import HandRecord
     from scoring.web.camera import CameraState
-    from vision.lifecycle import LifecycleEvent
     from vision.pipeline import FrameResult, Pipeline
     from vision.sources import FrameFeed
+    from vision.track.lifecycle import LifecycleEvent
 
 LIVE_HAND_DOCUMENT = "live_hand"
 """The name of the saved hand in the games' SQLite file (``GameStore.save_camera_document``)."""
@@ -62,7 +62,7 @@ class LiveTable:
         self.camera.update(connected=False, ended=True, message="the source ended")
 
     def _report(self, result: FrameResult) -> None:
-        from vision.lifecycle import EventKind
+        from vision.track.lifecycle import EventKind
 
         for event in result.events:
             if event.kind is EventKind.HAND_FINAL and event.pending is not None:
@@ -71,7 +71,7 @@ class LiveTable:
 
     @staticmethod
     def _print(event: LifecycleEvent) -> None:
-        from vision.lifecycle import EventKind
+        from vision.track.lifecycle import EventKind
 
         if event.kind is not EventKind.CARD_PLAYED:
             print(f"camera: hand {event.hand} {event.kind.value.replace('_', ' ')} (frame {event.frame})"

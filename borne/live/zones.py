@@ -2,7 +2,7 @@
 
 :func:`choose_layout` is the start-up decision as a pure function:
 
->>> from vision.layout import TableLayout
+>>> from vision.table.layout import TableLayout
 >>> demo = TableLayout.default(640, 360, sides=("North", "South"))
 >>> other = TableLayout.default(640, 360, sides=("Ana", "Ben"))
 >>> choose_layout(file=None, source_own=demo, saved=None, table="t").origin.value
@@ -27,9 +27,9 @@ from scoring.web.zones import LayoutOrigin, ZoneView
 
 if TYPE_CHECKING:
     from scoring.storage import GameStore
-    from vision.layout import TableLayout
     from vision.pipeline import Pipeline
     from vision.sources import Frame
+    from vision.table.layout import TableLayout
 
 FrameSize = tuple[int, int]
 """A picture's ``(width, height)`` in pixels."""
@@ -48,7 +48,7 @@ def load_saved_layout(store: GameStore, table: str) -> tuple[TableLayout, FrameS
     """The zones saved for ``table`` and the picture size they were drawn on, or ``None``; saved zones that
     cannot be read are reported on stderr and left in the file."""
     from vision.errors import LayoutError
-    from vision.layout import TableLayout
+    from vision.table.layout import TableLayout
 
     doc = store.load_camera_document(name=layout_document_name(table))
     if doc is None:
@@ -112,7 +112,7 @@ def choose_layout(*, file: TableLayout | None, source_own: TableLayout | None,
 def default_layout(layout: TableLayout, size: FrameSize | None) -> TableLayout | None:
     """Two sides facing each other in a picture of ``size``, the side now higher in the picture on top
     (``None`` without a size or for more than two sides)."""
-    from vision.layout import TableLayout
+    from vision.table.layout import TableLayout
 
     if size is None or len(layout.sides) != 2:
         return None
@@ -207,7 +207,7 @@ class TableZones:
     def save_zones(self, layout: dict[str, Any]) -> ZoneView:
         from scoring.web.zones import InvalidLayoutError
         from vision.errors import LayoutError
-        from vision.layout import TableLayout
+        from vision.table.layout import TableLayout
 
         try:
             parsed = TableLayout.from_json(layout)
@@ -253,7 +253,7 @@ def follow_demo_layouts(pipeline: Pipeline, zones: TableZones) -> None:
     layout, followed unless a person saved zones of their own."""
     import json
 
-    from vision.layout import TableLayout
+    from vision.table.layout import TableLayout
 
     inner: Callable[[Frame], None] | None = pipeline.before_read
     current: dict[str, Path | None] = {"folder": None}

@@ -6,9 +6,9 @@ from typing import Any
 
 from scoring.cards import Card
 from scoring.hand import HandRecord
-from vision.lifecycle import HandLifecycle, LifecycleSettings, Phase, Termination
-from vision.observations import FrameObservations, Observation
-from vision.reconcile import FlagReason
+from vision.table.observations import FrameObservations, Observation
+from vision.track import FlagReason
+from vision.track.lifecycle import HandLifecycle, LifecycleSettings, Phase, Termination
 
 UP = (("North", (0.0, 1.0)), ("South", (0.0, -1.0)))
 
@@ -170,8 +170,8 @@ def test_a_correction_of_the_pending_hand_settles_its_flags():
 
 def piped_table() -> tuple[Any, Table]:
     """A table whose lifecycle is a pipeline's (fed observations, its frame reader unused)."""
-    from vision.layout import TableLayout
     from vision.pipeline import Pipeline
+    from vision.table.layout import TableLayout
 
     class Reader:  # the pipeline's frame reader is not used here
         pass

@@ -7,8 +7,8 @@ import pytest
 
 from scoring.cards import Card
 from scoring.hand import HandRecord, SafetyPlay
-from vision.observations import FrameObservations, Observation
-from vision.reconcile import FlagReason, HandTracker, ReconcileSettings
+from vision.table.observations import FrameObservations, Observation
+from vision.track import FlagReason, HandTracker, ReconcileSettings
 
 LENGTH = 87.0
 """A card's long side in the scripted frames, in pixels."""
@@ -497,10 +497,10 @@ def test_a_faint_box_straddling_the_strips_of_a_column_is_not_observed():
     one frame of two for twenty frames and was counted as a fifth 50. The surer boxes of the strips cover it."""
     import numpy as np
 
-    from vision.census import take_census
-    from vision.layout import TableLayout
-    from vision.observations import observations_from_census
-    from vision.sighting import Sighting
+    from vision.read.sighting import Sighting
+    from vision.table.census import take_census
+    from vision.table.layout import TableLayout
+    from vision.table.observations import observations_from_census
 
     def box(cx: float, top: float, bottom: float, w: float = 56.0) -> np.ndarray:
         return np.array([[cx - w / 2, top], [cx + w / 2, top], [cx + w / 2, bottom], [cx - w / 2, bottom]])

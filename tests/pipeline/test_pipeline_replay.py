@@ -10,13 +10,13 @@ import pytest
 from borne.cli import main
 from datasets.scene import SceneSpec
 from datasets.sequence import generate_sequence
-from vision.frame_reader import FrameReader
-from vision.layout import TableLayout
-from vision.models import recogniser_path
 from vision.pipeline import Pipeline, run_source
-from vision.recogniser import FaceRecogniser
-from vision.replay_detector import TruthReplayDetector
+from vision.read.frame_reader import FrameReader
+from vision.read.models import recogniser_path
+from vision.read.recogniser import FaceRecogniser
+from vision.read.replay_detector import TruthReplayDetector
 from vision.sources import FolderSource, VideoFileSource
+from vision.table.layout import TableLayout
 
 SEED = 5005
 """A short hand (112 frames, 12 distance cards and safeties); the bench uses other seeds."""

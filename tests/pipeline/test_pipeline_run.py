@@ -6,7 +6,7 @@ from borne.live import GameKeeper
 from scoring.hand import HandRecord
 from scoring.web.app import create_app
 from scoring.web.settings import WebSettings
-from vision.layout import TableLayout
+from vision.table.layout import TableLayout
 
 
 def test_final_hands_go_to_a_game_of_the_layout_sides(tmp_path):

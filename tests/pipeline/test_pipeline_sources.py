@@ -157,7 +157,7 @@ def test_closing_a_live_source_stops_its_thread():
 
 def test_the_demo_renders_a_hand_frame_by_frame_with_its_truth(tmp_path):
     from datasets.demo import DemoSource
-    from vision.layout import TableLayout
+    from vision.table.layout import TableLayout
 
     demo = DemoSource(seed=3, width=320, height=180, hands=1, loop=False, paced=False, workdir=tmp_path)
     layout = TableLayout.from_json(demo.layout_json())

@@ -35,6 +35,6 @@ def test_one_more_play(table, side, card, goal, done, rule, message):
 
 
 def test_every_broken_rule_is_a_reason_the_tracker_flags():
-    from vision.reconcile import FlagReason
+    from vision.track import FlagReason
 
     assert {r.value for r in PlayRule} <= {f.value for f in FlagReason}

@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 
 from scoring.cards import Card
-from vision.census import take_census
-from vision.columns import group_columns, read_columns
-from vision.layout import TableLayout
-from vision.sighting import Sighting
+from vision.read.sighting import Sighting
+from vision.table.census import take_census
+from vision.table.columns import group_columns, read_columns
+from vision.table.layout import TableLayout
 
 LENGTH, WIDTH, STEP = 87.0, 56.0, 22.0
 UP = np.array([0.0, -1.0])
@@ -71,8 +71,8 @@ def test_the_census_counts_a_column_of_unread_strips():
 
 
 def test_the_tracker_flags_a_column_that_keeps_reading_as_two_values_once():
-    from vision.observations import observations_from_census
-    from vision.reconcile import FlagReason, HandTracker, ReconcileSettings
+    from vision.table.observations import observations_from_census
+    from vision.track import FlagReason, HandTracker, ReconcileSettings
 
     layout = TableLayout.from_json({"sides": [
         {"side": "South", "zone": [[-50, 0], [400, 0], [400, 400], [-50, 400]], "up": [0.0, -1.0]}]})

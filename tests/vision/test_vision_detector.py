@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.detections import Detections
-from vision.detector import DecodeSettings, decode_obb
 from vision.errors import ModelError
 from vision.geometry import Letterbox, polygon_area
+from vision.read.detections import Detections
+from vision.read.detector import DecodeSettings, decode_obb
 
 
 def raw_output(boxes):

@@ -16,7 +16,7 @@ from scoring.cards import Card
 def enrolled_recogniser(env: dict[str, str], name: str):
     """The recogniser `borne enrol` made for edition ``name`` in the data folder of ``env``."""
     from datasets.edition import _LOADED
-    from vision.models import load_recogniser
+    from vision.read.models import load_recogniser
 
     os.environ["BORNE_DATA_DIR"] = env["BORNE_DATA_DIR"]
     try:
@@ -43,7 +43,7 @@ def test_enrol_makes_an_edition_that_recognises_its_own_cards(tmp_path):
     assert "finding cards" in out.stderr  # the progress bars
     folder = tmp_path / "data" / "editions" / "mine"
     assert (folder / "edition.json").is_file() and (folder / "recogniser.npz").is_file()
-    from vision.recogniser import FaceRecogniser
+    from vision.read.recogniser import FaceRecogniser
 
     recogniser = enrolled_recogniser(env, "mine")
     assert isinstance(recogniser, FaceRecogniser)
@@ -81,7 +81,7 @@ def test_enrol_with_the_face_reader_learns_the_edition_from_its_faces(tmp_path):
     assert "learning faces" in out.stderr and "enrolled edition 'mine'" in out.stdout
     folder = tmp_path / "data" / "editions" / "mine"
     assert (folder / "reader-head.npz").is_file() and not (folder / "recogniser.npz").exists()
-    from vision.reader import EditionHead, EmbeddingRecogniser
+    from vision.read.reader import EditionHead, EmbeddingRecogniser
 
     recogniser = enrolled_recogniser(env, "mine")
     assert isinstance(recogniser, EmbeddingRecogniser) and isinstance(recogniser.prototypes, EditionHead)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.crops import CROP_HEIGHT, CROP_WIDTH
-from vision.face_samples import face_views
-from vision.mlp import fit_mlp
-from vision.recogniser import face_features
+from vision.read.crops import CROP_HEIGHT, CROP_WIDTH
+from vision.read.mlp import fit_mlp
+from vision.read.recogniser import face_features
+from vision.training.face_samples import face_views
 
 RED, BLUE, CREAM = (220, 30, 30), (30, 30, 220), (240, 230, 200)
 
@@ -61,7 +61,7 @@ def test_a_classifier_fitted_on_views_tells_two_faces_apart_by_their_small_print
 def test_scene_crops_teach_slivers_and_askew_reads_as_nothing_to_read():
     """Every readable card gives an upright crop and the same box under a wrong turn; a sliver of a
     card mostly under others is kept too, as "nothing to read" (the detector boxes slivers)."""
-    from vision.face_fitting import CLASSES, SLIVER_VISIBLE, TURNED, collect_crops
+    from vision.training.face_fitting import CLASSES, SLIVER_VISIBLE, TURNED, collect_crops
 
     crops = collect_crops("generic", scenes=6, seed=3)
     readable = crops.labels < len(CLASSES)
@@ -81,7 +81,13 @@ def test_table_boxes_lie_where_no_card_shows_and_are_taught_as_nothing_to_read()
     from datasets.generate import scene_for
     from datasets.occluders import OCCLUDER
     from datasets.scene import SceneRenderer, SceneSpec
-    from vision.face_fitting import TABLE_BOX_MAX_CARD, TABLE_BOXES_PER_SCENE, TURNED, collect_crops, table_boxes
+    from vision.training.face_fitting import (
+        TABLE_BOX_MAX_CARD,
+        TABLE_BOXES_PER_SCENE,
+        TURNED,
+        collect_crops,
+        table_boxes,
+    )
 
     renderer = SceneRenderer(SceneSpec(width=640, height=360))
     rng = np.random.default_rng(5)

@@ -12,7 +12,7 @@ import vision
 
 def test_importing_every_runtime_module_imports_no_training_framework():
     modules = sorted(m.name for m in pkgutil.walk_packages(vision.__path__, "vision.") if "train" not in m.name)
-    assert "vision.detector" in modules
+    assert "vision.read.detector" in modules
     code = (
         "import importlib, sys\n"
         f"for m in {modules!r}: importlib.import_module(m)\n"
@@ -33,7 +33,7 @@ def test_detect_and_replay_with_an_enrolled_edition_need_no_data_engine(tmp_path
     from datasets.generate import scene_for
     from datasets.labels import layout_json
     from datasets.scene import SceneRenderer, SceneSpec
-    from vision.models import models_dir
+    from vision.read.models import models_dir
 
     scene = scene_for(4242, 0, SceneRenderer(SceneSpec(width=640, height=360)))
     frames = tmp_path / "frames"

@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 
 from scoring.cards import Card
-from vision.census import take_census
 from vision.errors import LayoutError
 from vision.geometry import corners_from_xywhr
-from vision.layout import TableLayout
-from vision.sideways import is_sideways, majority_axis
-from vision.sighting import Sighting
+from vision.read.sighting import Sighting
+from vision.table.census import take_census
+from vision.table.layout import TableLayout
+from vision.table.sideways import is_sideways, majority_axis
 
 CONTRACT_LAYOUT = {
     "sides": [

@@ -8,15 +8,15 @@ import pytest
 from datasets.generate import scene_for
 from datasets.scene import SceneRenderer, SceneSpec
 from scoring.cards import Card
-from vision.census import take_census
-from vision.detections import Detections
-from vision.detector import CardDetector
-from vision.frame_reader import UNREAD_KEPT_CONFIDENCE, FrameReader
-from vision.layout import TableLayout
-from vision.models import recogniser_path
-from vision.own_cards import FRAGMENT_SHARE, cards_of_their_own
-from vision.recogniser import FaceRecogniser
-from vision.sighting import Sighting
+from vision.read.detections import Detections
+from vision.read.detector import CardDetector
+from vision.read.frame_reader import UNREAD_KEPT_CONFIDENCE, FrameReader
+from vision.read.models import recogniser_path
+from vision.read.recogniser import FaceRecogniser
+from vision.read.sighting import Sighting
+from vision.table.census import take_census
+from vision.table.layout import TableLayout
+from vision.table.own_cards import FRAGMENT_SHARE, cards_of_their_own
 
 
 def box(cx: float, top: float, bottom: float, w: float = 56.0) -> np.ndarray:

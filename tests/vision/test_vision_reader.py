@@ -15,8 +15,8 @@ from datasets.faces import rounded_alpha
 from datasets.photos import card_photo
 from datasets.prototypes import look_alikes, make_prototypes
 from scoring.cards import Card
-from vision.models import reader_path
-from vision.reader import CARDS, EditionPrototypes, EmbeddingRecogniser, FaceReader
+from vision.read.models import reader_path
+from vision.read.reader import CARDS, EditionPrototypes, EmbeddingRecogniser, FaceReader
 
 
 def plain_scan(face: np.ndarray, width: int = 150) -> np.ndarray:

@@ -10,7 +10,7 @@ import textwrap
 import numpy as np
 
 from datasets.reader_crops import CropRecipe, identity, make_shard
-from vision.reader import FaceReader
+from vision.read.reader import FaceReader
 
 
 def test_a_tiny_reader_training_run_exports_a_model_onnx_runtime_reads_as_torch_does(tmp_path):

@@ -10,15 +10,15 @@ import pytest
 from datasets.generate import scene_for
 from datasets.scene import SceneRenderer, SceneSpec
 from scoring.cards import Card
-from vision.census import take_census
-from vision.crops import CROP_HEIGHT, CROP_WIDTH, clockwise, cut_card, turns
-from vision.detections import Detections
-from vision.detector import CardDetector
-from vision.face_fitting import MIN_BOX_FILL, box_fill
-from vision.frame_reader import FrameReader
-from vision.layout import TableLayout
-from vision.models import recogniser_path
-from vision.recogniser import FaceRecogniser, turned_box
+from vision.read.crops import CROP_HEIGHT, CROP_WIDTH, clockwise, cut_card, turns
+from vision.read.detections import Detections
+from vision.read.detector import CardDetector
+from vision.read.frame_reader import FrameReader
+from vision.read.models import recogniser_path
+from vision.read.recogniser import FaceRecogniser, turned_box
+from vision.table.census import take_census
+from vision.table.layout import TableLayout
+from vision.training.face_fitting import MIN_BOX_FILL, box_fill
 
 HELD_OUT_SEED = 7777  # the shipped recogniser was fitted on seed 21
 

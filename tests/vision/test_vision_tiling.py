@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.detections import Detections
-from vision.detector import CardDetector
 from vision.geometry import corners_from_xywhr, polygon_area
-from vision.tiling import TiledDetector, merge_tiles, tile_windows
+from vision.read.detections import Detections
+from vision.read.detector import CardDetector
+from vision.read.tiling import TiledDetector, merge_tiles, tile_windows
 from vision.training.tiles import tile_labels
 
 
@@ -24,7 +24,7 @@ def test_windows_cover_the_frame_and_overlap(w, h, n):
 
 
 def test_a_still_photo_gets_six_tiles_each_enlarged_for_the_model_and_video_two():
-    from vision.tiling import LIVE_TILE_SHARE, STILL_TILE_SHARE
+    from vision.read.tiling import LIVE_TILE_SHARE, STILL_TILE_SHARE
 
     still = tile_windows(1280, 720, tile_share=STILL_TILE_SHARE)
     assert len(still) == 6 and all(w.size < 640 for w in still)

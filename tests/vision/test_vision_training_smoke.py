@@ -10,7 +10,7 @@ import textwrap
 
 import numpy as np
 
-from vision.detector import DecodeSettings, OnnxCardDetector
+from vision.read.detector import DecodeSettings, OnnxCardDetector
 from vision.training.detector import CLASS_NAMES
 
 

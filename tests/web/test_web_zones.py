@@ -97,7 +97,7 @@ def test_check_layout_keeps_a_good_layout_in_any_order_and_scales_up_to_unit_len
 
 
 def layout_of(doc: dict[str, Any]) -> Any:
-    from vision.layout import TableLayout
+    from vision.table.layout import TableLayout
 
     return TableLayout.from_json(doc)
 
@@ -105,7 +105,7 @@ def layout_of(doc: dict[str, Any]) -> Any:
 def table_zones(store: GameStore, *, base: Any, origin: LayoutOrigin) -> Any:
     """TableZones as ``borne run`` makes it with nothing saved."""
     from borne.live import TableZones
-    from vision.layout import TableLayout
+    from vision.table.layout import TableLayout
 
     pipeline = SimpleNamespace(layout=base if base is not None else TableLayout.default(640, 360))
     return TableZones(store, pipeline, threading.Lock(), table="kitchen", base=base, base_origin=origin, origin=origin,
@@ -113,7 +113,7 @@ def table_zones(store: GameStore, *, base: Any, origin: LayoutOrigin) -> Any:
 
 
 def test_once_a_person_saved_zones_the_demo_no_longer_replaces_them(tmp_path: Path) -> None:
-    from vision.layout import TableLayout
+    from vision.table.layout import TableLayout
 
     with GameStore(tmp_path / "g.db") as store:
         first = TableLayout.default(640, 360)
@@ -136,7 +136,7 @@ def test_once_a_person_saved_zones_the_demo_no_longer_replaces_them(tmp_path: Pa
 
 
 def test_a_layout_of_other_sides_from_the_source_is_not_followed(tmp_path: Path) -> None:
-    from vision.layout import TableLayout
+    from vision.table.layout import TableLayout
 
     with GameStore(":memory:") as store:
         start = TableLayout.default(640, 360)
@@ -303,7 +303,7 @@ def test_saved_zones_are_used_again_after_a_restart_unless_layout_is_given(seque
 def saved_zones(store: GameStore, size: tuple[int, int]) -> Any:
     """TableZones as ``borne run`` makes it when ZONES were saved on a picture of ``size``."""
     from borne.live import TableZones
-    from vision.layout import TableLayout
+    from vision.table.layout import TableLayout
 
     pipeline = SimpleNamespace(layout=layout_of(ZONES))
     return TableZones(store, pipeline, threading.Lock(), table="kitchen", base=None, base_origin=LayoutOrigin.DEFAULT,

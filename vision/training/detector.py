@@ -35,7 +35,7 @@ class DetectorRecipe:
     random_faces: float = 0.3
     """Share of cards drawn with random art, so that the detector learns what a card is, not one edition."""
     tile_share: float = 1.0
-    """Training images are the square tiles the runtime cuts from each frame (see ``vision.tiling``)."""
+    """Training images are the square tiles the runtime cuts from each frame (see ``vision.read.tiling``)."""
     imgsz: int = 640
     epochs: int = 30
     batch: int = 8

@@ -7,7 +7,7 @@ edition lie apart. A second cosine softmax, over one proxy per ``(card, turn)`` 
 edition, makes the embedding carry what a card *is* whatever its edition's art: the numerals of the
 distance cards above all, which identities alone left nearly on top of one another. A second output
 says whether a crop shows a face to read at all (slivers and bare table do not). Enrolling an edition then needs only the embeddings of its faces
-(:mod:`vision.reader`), never torch.
+(:mod:`vision.read.reader`), never torch.
 
 Runs resume: each epoch writes ``last.pt`` (weights, proxies, optimiser, epoch) in the run folder.
 """

@@ -102,7 +102,7 @@ def enrol_generic(models: Path, out: Path) -> Path:
     """The generic edition's prototypes, made with the reader in ``models``, written into ``out``."""
     from datasets.edition import load_edition
     from datasets.prototypes import make_prototypes
-    from vision.reader import CARDS, FaceReader
+    from vision.read.reader import CARDS, FaceReader
 
     reader = FaceReader(models / "reader.onnx")
     edition = load_edition("generic")

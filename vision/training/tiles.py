@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 
 from vision.geometry import intersection_area, polygon_area
-from vision.tiling import tile_windows
+from vision.read.tiling import tile_windows
 
 MIN_KEPT_SHARE = 0.6
 """A box cut by the tile's edge keeps its label when this share of it is inside (else it is dropped)."""

@@ -17,8 +17,10 @@ from enum import Enum, StrEnum
 from typing import Any
 
 from scoring.hand import EXTENDED_GOAL, HandRecord
-from vision.observations import FrameObservations
-from vision.reconcile import Flag, HandState, HandTracker, PlayEvent, ReconcileSettings
+from vision.table.observations import FrameObservations
+from vision.track.settings import ReconcileSettings
+from vision.track.state import Flag, HandState, PlayEvent
+from vision.track.tracker import HandTracker
 
 
 class Phase(Enum):

@@ -4,7 +4,7 @@ Scenes teach the recogniser how cards look on a table (other cards over them, ha
 few hundred scenes show each face only a few hundred times. These views add many more of each face
 cheaply: the whole face, the top strip a card shows in a column, or a face with one edge covered,
 shrunk to the 45–130 px a card is long in a 1280 × 720 frame, blurred, lit, noisy, JPEG-compressed and
-cut along a jittered box exactly as :func:`vision.crops.cut_card` cuts a detection.
+cut along a jittered box exactly as :func:`vision.read.crops.cut_card` cuts a detection.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.crops import CROP_HEIGHT, CROP_WIDTH, cut_card
+from vision.read.crops import CROP_HEIGHT, CROP_WIDTH, cut_card
 
 WHOLE_SHARE = 0.45
 STRIP_SHARE = 0.40

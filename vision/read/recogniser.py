@@ -17,9 +17,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from scoring.cards import Card
-from vision.crops import CROP_HEIGHT, CROP_WIDTH, cut_card, turns
 from vision.errors import ModelError
-from vision.mlp import Mlp
+from vision.read.crops import CROP_HEIGHT, CROP_WIDTH, cut_card, turns
+from vision.read.mlp import Mlp
 
 FORMAT_VERSION = 1
 

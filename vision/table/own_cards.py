@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from vision.geometry import intersection_area, polygon_area
-from vision.sighting import Sighting
+from vision.read.sighting import Sighting
 
 STRADDLE_SHARE = 0.8
 """A box this much covered by surer boxes of the same frame straddles cards seen better (a box across

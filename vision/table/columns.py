@@ -21,7 +21,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from scoring.cards import Card
-from vision.sighting import Sighting
+from vision.read.sighting import Sighting
 
 ACROSS_SHARE = 0.45
 """Two boxes are in one column when their centres lie within this share of a card's width of each other

@@ -12,306 +12,41 @@ for a person to look at, as a PGN reader collects its errors. A person's correct
 and the tracker goes on counting from it.
 
 The tracker is pure: frames in (:class:`FrameObservations`), state out; no I/O, no clock.
+
+The state types live in :mod:`vision.track.state`, the numbers in :mod:`vision.track.settings`, the
+geometry of matching in :mod:`vision.track.matching`. This module is over 400 lines on purpose: it is one
+class whose decisions (count, move, doubt, flag) share its slots and candidates; split further, they
+would pass those between modules.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from scoring.cards import DISTANCE_VALUES, Card
-from scoring.hand import EXTENDED_GOAL, GOALS, HandRecord, SafetyPlay, SideRecord
-from vision.observations import FrameObservations, Observation
-
-WHOLE_SHARE = 0.93
-"""A box at least this share of the longest one a nearby card was seen with shows a whole card (a box
-cut short by a hand over a card, 50 of 64 px, does not)."""
-LONGEST_RISE = 0.3
-"""A counted card's longest side rises this share of the way to a longer box each time one is seen: the
-card's size is learnt in a few frames, while one box a little too long (the card still in the hand, a
-shadow along an edge: 56 px for a card seen at 48–52) does not make every later whole box of its column
-look cut short (replayed hand 60008: the next 25 waited to the end of the hand)."""
-
-CAMERA_SHIFT_CARDS = 4
-"""The camera's shift in a frame is followed when it brings at least this many cards seen (and two more
-than no shift does) within 5 % of a card's length of a known card of their id; shifts under 3 % are
-left to the matching."""
-CAMERA_SHIFT_SHARE = 0.6
-"""…and this share of all the cards seen: the camera moves them all (a hand moving some does not)."""
-CAMERA_SHIFT_MAX = 0.2
-"""The largest shift looked for in one frame, as a share of a card's length (under a column's step)."""
-
-# -- the numbers in the tracker's decisions (a card's length is the unit of every distance) --------------
-
-CARD_LENGTH_BEFORE_SEEN_PX = 80.0
-"""A card's length in pixels until a frame has measured one (a card at 1280 × 720 from a usual height,
-DESIGN.md). Only the first frames use it: raising it widens every radius and step until then, lowering it
-narrows them."""
-CARD_LENGTH_LEARN = 0.2
-"""The share of each frame's own measure of a card's length taken into the length learnt so far (the rest
-is kept): raising it follows a camera moved closer or further sooner, lowering it keeps the size steadier."""
-CAMERA_SHIFT_LANDS_SHARE = 0.05
-"""A card lands on a known card of its id under a tried camera shift when within this share of a card's
-length of it: raising it lets looser shifts win (and a hand moving a few cards pass for the camera)."""
-CAMERA_SHIFT_LEAST_SHARE = 0.03
-"""A camera shift smaller than this share of a card's length is left to the matching: raising it leaves
-more small shifts to the matching's radii, lowering it moves every place for jitter."""
-EVIDENCE_HEAD_START = 0.4
-"""A decided card's confidence is its reads' mean times ``min(1, hits / vote_window_frames + this)``:
-with it a card seen in most of its vote window counts nearly full. Raising it trusts short sightings more;
-lowering it makes cards seen briefly less sure (and their sides' confidence lower)."""
-SHORTEST_COLUMN_STEP = 0.12
-"""The least step, in card lengths, between a card of a column and the next laid over it, where no tighter
-one is asked (:data:`TIGHTEST_STEP`): raising it takes more close boxes for the same card, lowering it
-takes more for a new one."""
-LONGEST_COLUMN_STEP = 0.6
-"""The longest step, in card lengths, between two cards laid one over the other in a column (strips of
-20–30 mm are 0.23–0.34 of a card): raising it takes cards further down a column for the next one."""
-COLUMN_ACROSS_SHARE = 0.2
-"""How far across a column, in card lengths, the next card may lie and still be of that column:
-raising it joins cards of neighbouring columns, lowering it splits a column laid askew."""
-FLAGGED_SIDE_CONFIDENCE = 0.5
-"""A side's confidence is multiplied by this while a flag about it is open (a person should look)."""
-HALF_SEEN_SIDE_CONFIDENCE = 0.8
-"""…and by this while one of its cards is seen but not yet decided."""
-
-EXTENSION_AT = min(GOALS)
-"""In a 700-km hand, the side that reaches exactly this may call the extension to 1,000."""
-
-
-NOT_A_STRIP_SHARE = 0.85
-"""A box at least this share of the longest side its twin was seen with is a card, not a second box on
-the twin's strip (a strip's box is as long as a card is wide, 0.64 of its length); looser than
-:data:`WHOLE_SHARE`, as the same card's size changes across a tilted camera's picture."""
-TIGHTEST_STEP = 0.05
-"""The least step between two cards of a column, in card lengths, that the tracker tells apart. Columns
-are laid with 20–30 mm strips (0.23–0.34 of a card), but under a tilted camera the top edges of a strip's
-box and of the card laid over it were seen as little as 0.08 of a card apart (replayed hand 60013)."""
-AT_HOME_SHARE = 0.5
-"""A card seen within this share of ``same_card_radius`` of where a counted card was last seen whole is
-that card (boxes of one card seen whole lie a few pixels apart; the cards of a column laid tight lie
-about a ``same_card_radius`` apart)."""
-COLUMN_STEPS_HIDDEN = 4
-"""A hand laying a card at the foot of a column of small cards can hide this many of the column's cards."""
-
-
-@dataclass(frozen=True)
-class ReconcileSettings:
-    """How much evidence the tracker wants before it believes a card was played."""
-
-    minimum_frames_seen: int = 3
-    """A new card counts once it was seen in this many of the last :attr:`vote_window_frames` frames.
-    Raising it rejects more flicker and wrong readings but delays each play on the display;
-    lowering it shows plays sooner and lets brief misreadings through as phantom cards."""
-    vote_window_frames: int = 5
-    """The frames the vote looks back over. Wider tolerates a card hidden now and then while it
-    settles (a hand still over it); narrower forgets a half-seen card sooner."""
-    mixed_column_frames: int = 5
-    """A side's column read as different values in this many frames running is flagged for a person.
-    Raising it lets a passing misreading go unflagged longer; lowering it flags a column while a hand
-    is still laying its next card."""
-    minimum_evidence: float = 2.5
-    """…and once the confidences of those sightings add up to this much: three sure sightings (0.85 and
-    more) count, a card read doubtfully (a hand's edge or an arm over it, a box cut askew) needs four or
-    five in the window. Raising it delays doubtful cards; lowering it lets a few frames of odd, doubtful
-    boxes count (at 2.0, a white floor tile boxed and read as a 25 at 0.3–0.55 for 13 frames was counted
-    in development hand 50005; at 2.5 the 43 development hands gave no phantom, 39 exact either way, one
-    more play late and one more missed)."""
-    minimum_confidence: float = 0.3
-    """Sightings less sure than this (detector times recogniser) do not vote at all."""
-    same_card_radius: float = 0.18
-    """Two sightings of one card id on one side whose top edges are closer than this share of a
-    card's length are the same card. It must stay under the step of an overlapping column
-    (20–30 mm of an 87 mm card); raising it merges a new card in a column into the one above it,
-    lowering it makes a card nudged a little count twice (see :attr:`moved_card_radius`)."""
-    place_smoothing: float = 0.5
-    """Each frame a counted card's known place moves this share of the way to where it was seen: one
-    frame's odd box (a hand's edge over it, the camera shaking) moves it half way only, and a card that
-    really moved is followed within a few frames."""
-    moved_card_radius: float = 0.8
-    """A newly confirmed card lying within this share of a card's length of a counted card of the
-    same id that has not been seen since, is that card moved (knocked askew), not a new one,
-    unless it lies further down the card's column (the next cards laid over it, see :data:`COLUMN_STEPS_HIDDEN`)."""
-    minimum_frames_at_end: int = 2
-    """When the source ends, a card seen in every frame since it appeared counts after this many
-    (a recording that stops right after the last card was laid leaves no time for the full vote)."""
-    doubt_seen_under: int = 10
-    doubt_unseen_frames: int = 50
-    """A counted card seen in fewer than ``doubt_seen_under`` frames after its vote and in none of the last
-    ``doubt_unseen_frames`` is flagged for a person (a phantom of a few frames' odd boxes looks so;
-    a card on the table is seen again and again, in a column as a strip)."""
-    draw_pile_frames: int = 5
-    """The draw pile is believed gone (or back) after this many frames in a row that say so."""
-
-    def __post_init__(self) -> None:
-        if not 1 <= self.minimum_frames_seen <= self.vote_window_frames:
-            raise ValueError(
-                f"minimum_frames_seen must be 1 to vote_window_frames ({self.vote_window_frames}), "
-                f"not {self.minimum_frames_seen}"
-            )
-        if not 0 <= self.minimum_evidence <= self.vote_window_frames:
-            raise ValueError(f"minimum_evidence must be 0 to vote_window_frames ({self.vote_window_frames}), "
-                             f"not {self.minimum_evidence}")
-        if not 0 < self.same_card_radius < self.moved_card_radius:
-            raise ValueError("same_card_radius must be above 0 and below moved_card_radius")
-        if not 0 < self.place_smoothing <= 1:
-            raise ValueError(f"place_smoothing must be above 0 and at most 1, not {self.place_smoothing}")
-        if self.draw_pile_frames < 1:
-            raise ValueError(f"draw_pile_frames must be at least 1, not {self.draw_pile_frames}")
-
-
-# -- what the tracker says ------------------------------------------------------------------
-
-
-class FlagReason(Enum):
-    """Why a card seen consistently was not counted, or why a counted one is in doubt."""
-
-    PAST_GOAL = "past_goal"
-    THIRD_200 = "third_200"
-    DECK_COUNT = "deck_count"
-    SAFETY_TWICE = "safety_twice"
-    AFTER_TRIP = "after_trip"
-    SELDOM_SEEN = "seldom_seen"
-    """Counted, then gone: seen in a few frames only and not for a long while since (a card lies on the
-    table for the rest of the hand). The card stays counted; a person should check it."""
-    MIXED_COLUMN = "mixed_column"
-    """A column of distance cards read as two values or more in :attr:`ReconcileSettings.mixed_column_frames`
-    frames running (one of its cards is probably misread, or a card was laid on the wrong column). The
-    counts stand as read; a person should check the column."""
-    UNFINISHED = "unfinished"
-    """The hand ended (the table cleared, the source stopped) with cards left in the draw pile and no
-    side at the goal: a hand is played until one side completes the trip or the draw pile is gone,
-    so a card was probably missed (or the hand abandoned). Of the whole hand: no side, no card."""
-
-
-@dataclass(frozen=True)
-class PlayEvent:
-    """A card the tracker decided was played."""
-
-    frame: int
-    """The frame in which the card was first seen (when it landed)."""
-    time: float
-    side: str
-    card: Card
-    sideways: bool
-    decided_frame: int
-    """The frame in which the vote counted it (``decided_frame - frame`` is the delay in frames)."""
-    decided_time: float
-    confidence: float
-
-    def to_json(self) -> dict[str, Any]:
-        return {"frame": self.frame, "side": self.side, "card": self.card.value, "sideways": self.sideways}
-
-    def to_state(self) -> dict[str, Any]:
-        """Every field, for a snapshot (:meth:`from_state` reads it back)."""
-        return {"frame": self.frame, "time": self.time, "side": self.side, "card": self.card.value,
-                "sideways": self.sideways, "decided_frame": self.decided_frame, "decided_time": self.decided_time,
-                "confidence": self.confidence}
-
-    @classmethod
-    def from_state(cls, d: dict[str, Any]) -> PlayEvent:
-        return cls(int(d["frame"]), float(d["time"]), str(d["side"]), Card(d["card"]), bool(d["sideways"]),
-                   int(d["decided_frame"]), float(d["decided_time"]), float(d["confidence"]))
-
-
-@dataclass(frozen=True)
-class Flag:
-    """Evidence a person should look at: a card seen consistently that would break a rule, or a
-    counted card that was hardly seen."""
-
-    frame: int
-    time: float
-    side: str | None
-    """``None`` for a flag of the whole hand (:attr:`FlagReason.UNFINISHED`)."""
-    card: Card | None
-    reason: FlagReason
-    message: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {"frame": self.frame, "side": self.side, "card": self.card.value if self.card is not None else None,
-                "reason": self.reason.value, "message": self.message}
-
-    def to_state(self) -> dict[str, Any]:
-        return {**self.to_json(), "time": self.time}
-
-    @classmethod
-    def from_state(cls, d: dict[str, Any]) -> Flag:
-        return cls(int(d["frame"]), float(d["time"]), d["side"], Card(d["card"]) if d["card"] is not None else None,
-                   FlagReason(d["reason"]), d["message"])
-
-
-@dataclass(frozen=True)
-class SideState:
-    """What one side has played so far in the hand, as the tracker believes it."""
-
-    side: str
-    distance: dict[int, int]
-    safeties: dict[Card, SafetyPlay]
-    confidence: float
-    """0–1: how sure the tracker is of this side (lower while a card is half seen or a flag is open)."""
-
-    @property
-    def km(self) -> int:
-        return sum(km * n for km, n in self.distance.items())
-
-    def to_json(self) -> dict[str, Any]:
-        return {"side": self.side, "distance": {str(km): n for km, n in self.distance.items()},
-                "safeties": {c.value: p.value for c, p in self.safeties.items()}}
-
-
-@dataclass(frozen=True)
-class HandState:
-    """The hand as the tracker believes it after some frame."""
-
-    goal: int
-    extension_called_by: str | None
-    sides: tuple[SideState, ...]
-    draw_pile: bool
-    events: tuple[PlayEvent, ...]
-    flags: tuple[Flag, ...]
-
-    @property
-    def effective_goal(self) -> int:
-        return EXTENDED_GOAL if self.extension_called_by is not None else self.goal
-
-    @property
-    def any_played(self) -> bool:
-        """Whether any side has a distance card or a safety counted."""
-        return any(sum(s.distance.values()) or s.safeties for s in self.sides)
-
-    @property
-    def completer(self) -> str | None:
-        """The side whose distance equals the goal now in force, if any."""
-        return next((s.side for s in self.sides if s.km == self.effective_goal), None)
-
-    def record(self, *, draw_pile_empty_at_finish: bool = False) -> HandRecord:
-        """The hand record of this state, validated by the scoring core.
-
-        :raises IllegalHandError: never for a state the tracker built itself (it applies only legal plays).
-        """
-        record = HandRecord(
-            goal=self.goal,
-            sides=tuple(SideRecord(s.side, dict(s.distance), dict(s.safeties)) for s in self.sides),
-            draw_pile_empty_at_finish=draw_pile_empty_at_finish,
-            extension_called_by=self.extension_called_by,
-        )
-        record.validate()
-        return record
-
-    def to_json(self) -> dict[str, Any]:
-        """``borne replay``'s form (CONTRACT §6): ``detect`` without cards, plus events, flags and confidences."""
-        return {
-            "sides": [s.to_json() for s in self.sides],
-            "draw_pile": self.draw_pile,
-            "events": [e.to_json() for e in self.events],
-            "flags": [f.to_json() for f in self.flags],
-            "confidence": {s.side: round(s.confidence, 3) for s in self.sides},
-        }
-
+from scoring.hand import EXTENDED_GOAL, GOALS, HandRecord, SafetyPlay
+from vision.table.observations import FrameObservations, Observation
+from vision.track.matching import Matching, camera_shift, column_step, longest_after, match_nearest
+from vision.track.settings import (
+    AT_HOME_SHARE,
+    CARD_LENGTH_BEFORE_SEEN_PX,
+    CARD_LENGTH_LEARN,
+    COLUMN_STEPS_HIDDEN,
+    EVIDENCE_HEAD_START,
+    EXTENSION_AT,
+    FLAGGED_SIDE_CONFIDENCE,
+    HALF_SEEN_SIDE_CONFIDENCE,
+    NOT_A_STRIP_SHARE,
+    SHORTEST_COLUMN_STEP,
+    TIGHTEST_STEP,
+    WHOLE_SHARE,
+    ReconcileSettings,
+)
+from vision.track.state import Flag, FlagReason, HandState, PlayEvent, SideState
 
 # -- the tracker ----------------------------------------------------------------------------
 
@@ -469,19 +204,19 @@ class HandTracker:
             points = [np.asarray(o.anchor, dtype=np.float64) for o in obs]
             slots = [sl for sl in self._slots if sl.side == side and sl.card is card and sl.anchor is not None]
             extra = len(obs) > sum(1 for sl in self._slots if sl.side == side and sl.card is card)
-            left = _match(points, [sl.anchor for sl in slots], same)  # type: ignore[misc]
+            left = match_nearest(points, [sl.anchor for sl in slots], same)  # type: ignore[misc]
             left = self._not_laid_over(left, obs, slots)
             for i, j in left.pairs:
                 slots[j].anchor = slots[j].anchor + s.place_smoothing * (points[i] - slots[j].anchor)  # type: ignore[operator]
                 slots[j].last_seen = frame.index
-                slots[j].longest = _longest_after(slots[j].longest, obs[i].length or 0.0)
+                slots[j].longest = longest_after(slots[j].longest, obs[i].length or 0.0)
                 if (obs[i].length or 0.0) >= WHOLE_SHARE * slots[j].longest:
                     slots[j].home = slots[j].anchor.copy()  # type: ignore[union-attr]
                 slots[j].seen += 1
             in_sight = {id(slots[j]) for _, j in left.pairs}
             cands = [c for c in self._candidates if c.side == side and c.card is card]
             free = left.unmatched
-            more = _match([points[i] for i in free], [c.anchor for c in cands], same)
+            more = match_nearest([points[i] for i in free], [c.anchor for c in cands], same)
             for a, j in more.pairs:
                 o = obs[free[a]]
                 c = cands[j]
@@ -523,7 +258,7 @@ class HandTracker:
                 self._flags.append(Flag(frame.index, frame.time, side, None, FlagReason.MIXED_COLUMN, message))
                 flagged.append(message)
 
-    def _not_laid_over(self, m: _Matching, obs: list[Observation], slots: list[_Slot]) -> _Matching:
+    def _not_laid_over(self, m: Matching, obs: list[Observation], slots: list[_Slot]) -> Matching:
         """The matching without the pairs in which a whole card lies a column step past the counted card:
         the next card of a tight column laid over it (the counted card now shows as a strip, often
         too faintly to be matched), which must not pull the counted card's place onto itself."""
@@ -532,7 +267,7 @@ class HandTracker:
                                                     obs[i].length or 0.0, length_share=WHOLE_SHARE)]
         if not apart:
             return m
-        return _Matching([p for p in m.pairs if p not in apart], sorted(m.unmatched + [i for i, _ in apart]))
+        return Matching([p for p in m.pairs if p not in apart], sorted(m.unmatched + [i for i, _ in apart]))
 
     def _doubt_the_unseen(self, frame: FrameObservations) -> None:
         """Flag counted cards seen in a few frames only and not for a long while since (see
@@ -552,41 +287,11 @@ class HandTracker:
                                     "is it on the table?"))
 
     def _follow_the_camera(self, seen: list[Observation], length: float) -> None:
-        """Shift every known place by the whole table's shift in this frame, when the camera moved.
-
-        A camera knocked or shaking moves every card at once, by up to half a column step; matched card
-        by card, a column's cards then slide one place along and its last card looks new. The shift is
-        the one that brings the most cards seen onto a known card of their id and side (a vote over the
-        offsets between them), taken when it brings clearly more than no shift does, and cards of more
-        than one id.
-        """
+        """Shift every known place by the whole table's shift in this frame, when the camera moved
+        (:func:`~vision.track.matching.camera_shift`)."""
         known = [(sl.side, sl.card, sl.anchor) for sl in self._slots if sl.anchor is not None]
-        if len(seen) < CAMERA_SHIFT_CARDS or len(known) < CAMERA_SHIFT_CARDS:
-            return
-        points = np.asarray([o.anchor for o in seen], dtype=np.float64)
-        places = np.asarray([a for _, _, a in known], dtype=np.float64)
-        same_id = np.array([[(o.side, o.card) == (side, card) for side, card, _ in known] for o in seen])
-        offsets = points[:, None, :] - places[None, :, :]  # (seen, known, 2)
-        near = same_id & (np.linalg.norm(offsets, axis=2) <= CAMERA_SHIFT_MAX * length)
-        tries = offsets[near]
-        if len(tries) == 0:
-            return
-        close = CAMERA_SHIFT_LANDS_SHARE * length
-        # residual of each card seen to each known card of its id, under each tried shift
-        residual = np.linalg.norm(offsets[None, :, :, :] - tries[:, None, None, :], axis=3)
-        residual = np.where(same_id[None], residual, np.inf)
-        landed = residual.min(axis=2) <= close  # (tries, seen)
-        votes = landed.sum(axis=1)
-        best = int(votes.argmax())
-        still = int((np.where(same_id, np.linalg.norm(offsets, axis=2), np.inf).min(axis=1) <= close).sum())
-        if votes[best] < max(CAMERA_SHIFT_CARDS, still + 2, CAMERA_SHIFT_SHARE * len(seen)):
-            return
-        nearest = residual[best].argmin(axis=1)
-        inliers = np.flatnonzero(landed[best])
-        if len({(seen[i].side, seen[i].card) for i in inliers}) < 2:
-            return  # one column of one id shifted by a step lands on itself: the whole table moves together
-        shift = (points[inliers] - places[nearest[inliers]]).mean(axis=0)
-        if float(np.linalg.norm(shift)) < CAMERA_SHIFT_LEAST_SHARE * length:
+        shift = camera_shift([(o.side, o.card, np.asarray(o.anchor, dtype=np.float64)) for o in seen], known, length)
+        if shift is None:
             return
         for sl in self._slots:
             if sl.anchor is not None:
@@ -752,17 +457,11 @@ class HandTracker:
 
     def _column_step(self, side: str, d: NDArray[np.float64], *, steps: int = 1,
                      shortest: float = SHORTEST_COLUMN_STEP) -> bool:
-        """Whether ``d`` goes from one card of a column to the next one laid over it (towards the player),
-        or with ``steps`` above 1 to one of the next ``steps`` cards; ``shortest``: the least step, in card
-        lengths."""
+        """:func:`~vision.track.matching.column_step` on ``side``'s column (``False`` while its up is unknown)."""
         up = self._ups.get(side)
         if up is None:
             return False
-        length = self._card_length or CARD_LENGTH_BEFORE_SEEN_PX
-        u = np.asarray(up, dtype=np.float64)
-        along = float(-d @ u) / length
-        across = abs(float(d[0] * u[1] - d[1] * u[0])) / length
-        return shortest <= along <= LONGEST_COLUMN_STEP * steps and across <= COLUMN_ACROSS_SHARE
+        return column_step(up, self._card_length or CARD_LENGTH_BEFORE_SEEN_PX, d, steps=steps, shortest=shortest)
 
     def _further_down(self, side: str, d: NDArray[np.float64]) -> bool:
         """Whether ``d`` goes from a card of a column to one of the cards laid after the next one: a card
@@ -889,39 +588,3 @@ def _wanted_counts(record: HandRecord, side: str) -> dict[Card, int]:
     for safety in SAFETIES:
         out[safety] = 1 if safety in s.safeties else 0
     return out
-
-
-@dataclass(frozen=True)
-class _Matching:
-    pairs: list[tuple[int, int]]
-    unmatched: list[int]
-    """Indices of the points that matched nothing."""
-
-
-def _match(points: list[NDArray[np.float64]], targets: list[NDArray[np.float64]], radius: float) -> _Matching:
-    """Greedy one-to-one matching of points to targets, nearest pairs first, within ``radius``."""
-    if not points:
-        return _Matching([], [])
-    if not targets:
-        return _Matching([], list(range(len(points))))
-    d = np.linalg.norm(np.asarray(points)[:, None, :] - np.asarray(targets)[None, :, :], axis=2)
-    pairs: list[tuple[int, int]] = []
-    used_p: set[int] = set()
-    used_t: set[int] = set()
-    for flat in np.argsort(d, axis=None):
-        i, j = divmod(int(flat), len(targets))
-        if d[i, j] > radius:
-            break
-        if i in used_p or j in used_t:
-            continue
-        pairs.append((i, j))
-        used_p.add(i)
-        used_t.add(j)
-    return _Matching(pairs, [i for i in range(len(points)) if i not in used_p])
-
-
-def _longest_after(longest: float, length: float) -> float:
-    """A counted card's longest side after a box ``length`` long (see :data:`LONGEST_RISE`)."""
-    if not longest:
-        return length
-    return longest + LONGEST_RISE * (length - longest) if length > longest else longest

@@ -10,11 +10,11 @@ import numpy as np
 
 from scoring.cards import DISTANCE_VALUES, Card
 from scoring.hand import SafetyPlay
-from vision.columns import Column, read_columns
-from vision.layout import TableLayout
-from vision.own_cards import FULL_CARD_QUANTILE, cards_of_their_own, long_side
-from vision.sideways import is_sideways, majority_axis
-from vision.sighting import Sighting
+from vision.read.sighting import Sighting
+from vision.table.columns import Column, read_columns
+from vision.table.layout import TableLayout
+from vision.table.own_cards import FULL_CARD_QUANTILE, cards_of_their_own, long_side
+from vision.table.sideways import is_sideways, majority_axis
 
 
 @dataclass(frozen=True)
@@ -96,7 +96,7 @@ class TableCensus:
 def take_census(sightings: Sequence[Sighting], layout: TableLayout) -> TableCensus:
     """Assign each card to the side whose zone holds its centre, decide sideways, count.
 
-    Only boxes that are cards of their own count (:func:`vision.own_cards.cards_of_their_own`).
+    Only boxes that are cards of their own count (:func:`vision.table.own_cards.cards_of_their_own`).
     Face-down cards anywhere mean the draw pile is there; face-up cards outside every zone are
     left unassigned. A side's up comes from the layout, else from its cards' majority axis.
     """

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.detections import Detections
-from vision.detector import CardDetector
 from vision.geometry import intersection_area, polygon_area, rotated_nms
+from vision.read.detections import Detections
+from vision.read.detector import CardDetector
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
 The crops are cut as at run time, along the box of each card's visible part with its corners
 jittered as a detector would give them, upright (the run time tries the four turns of each box),
 so the recogniser learns whole cards, top strips in columns, cards under a hand, blur and glare.
-Views cut straight from the face images (:mod:`vision.face_samples`) add many more examples of each
+Views cut straight from the face images (:mod:`vision.training.face_samples`) add many more examples of each
 face at table resolution for little time.
 """
 
@@ -18,10 +18,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from scoring.cards import Card
-from vision.crops import CROP_HEIGHT, CROP_WIDTH, cut_card
 from vision.geometry import polygon_area
-from vision.mlp import fit_mlp
-from vision.recogniser import FaceRecogniser, face_features
+from vision.read.crops import CROP_HEIGHT, CROP_WIDTH, cut_card
+from vision.read.mlp import fit_mlp
+from vision.read.recogniser import FaceRecogniser, face_features
 
 if TYPE_CHECKING:
     from datasets.scene import Scene
@@ -182,7 +182,7 @@ def collect_face_views(
 ) -> CropSet:
     """``count`` views cut straight from the edition's face images, a fifth of them read askew."""
     from datasets.edition import load_edition
-    from vision.face_samples import face_views
+    from vision.training.face_samples import face_views
 
     faces = [load_edition(edition).face(card) for card in CLASSES]
     askew = round(count * ASKEW_VIEW_SHARE)

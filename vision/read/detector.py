@@ -16,9 +16,9 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.detections import Detections
 from vision.errors import ModelError
 from vision.geometry import Letterbox, corners_from_xywhr, letterbox, rotated_nms
+from vision.read.detections import Detections
 
 
 class CardDetector(ABC):

@@ -18,10 +18,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from scoring.cards import Card
-from vision.crops import clockwise, cut_card
 from vision.errors import ModelError
-from vision.mlp import Mlp
-from vision.recogniser import SECOND_LOOK_DEGREES, Reading, read_with_second_look
+from vision.read.crops import clockwise, cut_card
+from vision.read.mlp import Mlp
+from vision.read.recogniser import SECOND_LOOK_DEGREES, Reading, read_with_second_look
 
 READER_FILE = "reader.onnx"
 PROTOTYPES_FILE = "prototypes.npz"

@@ -9,10 +9,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from scoring.cards import Card
-from vision.census import TableCensus
-from vision.layout import TableLayout
-from vision.own_cards import card_length, long_side
-from vision.sideways import majority_axis
+from vision.table.census import TableCensus
+from vision.table.layout import TableLayout
+from vision.table.own_cards import card_length, long_side
+from vision.table.sideways import majority_axis
 
 
 @dataclass(frozen=True)

@@ -6,11 +6,11 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from vision.editions import GENERIC, enrolled_folder
 from vision.errors import ModelError
+from vision.read.editions import GENERIC, enrolled_folder
 
 if TYPE_CHECKING:
-    from vision.recogniser import Recogniser
+    from vision.read.recogniser import Recogniser
 
 DETECTOR_FILE = "detector.onnx"
 RECOGNISER_FILE = "recogniser.npz"
@@ -21,7 +21,7 @@ PROTOTYPES_FILE = "prototypes.npz"
 def models_dir() -> Path:
     """The shipped models: ``$BORNE_MODELS_DIR``, else the repository's ``models/`` folder."""
     env = os.environ.get("BORNE_MODELS_DIR")
-    return Path(env) if env else Path(__file__).resolve().parent.parent / "models"
+    return Path(env) if env else Path(__file__).resolve().parents[2] / "models"
 
 
 def detector_path() -> Path:
@@ -68,8 +68,8 @@ def load_recogniser(edition: str) -> Recogniser:
 
     :raises ModelError: the edition has neither.
     """
-    from vision.reader import HEAD_FILE, EditionHead, EditionPrototypes, EmbeddingRecogniser, FaceReader
-    from vision.recogniser import FaceRecogniser
+    from vision.read.reader import HEAD_FILE, EditionHead, EditionPrototypes, EmbeddingRecogniser, FaceReader
+    from vision.read.recogniser import FaceRecogniser
 
     prototypes = prototypes_path(edition)
     head = prototypes.parent / (HEAD_FILE if edition != GENERIC else f"reader-head-{GENERIC}.npz")

@@ -7,10 +7,10 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.detector import CardDetector, OnnxCardDetector
-from vision.recogniser import Recogniser
-from vision.sighting import Sighting
-from vision.tiling import LIVE_TILE_SHARE, STILL_TILE_SHARE, TiledDetector
+from vision.read.detector import CardDetector, OnnxCardDetector
+from vision.read.recogniser import Recogniser
+from vision.read.sighting import Sighting
+from vision.read.tiling import LIVE_TILE_SHARE, STILL_TILE_SHARE, TiledDetector
 
 FACE_UP_CLASS = "card_face_up"
 MIN_READABLE_PX = 22.0
@@ -47,11 +47,11 @@ class FrameReader:
     def from_models(cls, edition: str = "generic", *, still: bool = False) -> FrameReader:
         """The shipped detector, tiled, with the recogniser of ``edition``; ``still``: for one photo, with
         smaller tiles that find more of a column's strips at three times the work (see
-        :data:`vision.tiling.STILL_TILE_SHARE`), else for video.
+        :data:`vision.read.tiling.STILL_TILE_SHARE`), else for video.
 
         :raises ModelError: a model is missing or unreadable.
         """
-        from vision.models import detector_path, load_recogniser
+        from vision.read.models import detector_path, load_recogniser
 
         share = STILL_TILE_SHARE if still else LIVE_TILE_SHARE
         detector = TiledDetector(OnnxCardDetector(detector_path()), tile_share=share)

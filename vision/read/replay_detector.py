@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.detections import Detections
-from vision.detector import CardDetector
+from vision.read.detections import Detections
+from vision.read.detector import CardDetector
 from vision.sources import Frame
 
 MIN_VISIBLE = 0.04
