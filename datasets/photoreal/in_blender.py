@@ -303,6 +303,7 @@ def _blackbody(light: bpy.types.Light, kelvin: float) -> None:
 
 def _lights(stage: dict) -> None:
     world = bpy.data.worlds.new("world")
+    world.cycles.sample_map_resolution = 256  # the environment's importance map: 1024 costs seconds per scene
     bpy.context.scene.world = world
     world.use_nodes = True
     nodes, links = world.node_tree.nodes, world.node_tree.links
