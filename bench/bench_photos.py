@@ -1,6 +1,6 @@
 """How long a photo-real scene takes on this machine, and a look at a few of them.
 
-    python bench/bench_photos.py [--count 4] [--seed 8100] [--samples 12] [--width 1280 --height 720]
+    python bench/bench_photos.py [--count 4] [--seed 8100] [--samples 8] [--width 1280 --height 720]
                                  [--held-out] [--keep FOLDER] [--gallery DIR]
 
 Renders ``count`` scenes with `borne data photos`' code (Blender Cycles on the CPU, Open Image Denoise,
@@ -44,7 +44,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--count", type=int, default=4)
     parser.add_argument("--seed", type=int, default=8100)
-    parser.add_argument("--samples", type=int, default=12)
+    parser.add_argument("--samples", type=int, default=8)
     parser.add_argument("--width", type=int, default=1280)
     parser.add_argument("--height", type=int, default=720)
     parser.add_argument("--held-out", action="store_true", help="the test split's surfaces and lights")

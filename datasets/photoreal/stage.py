@@ -50,7 +50,7 @@ class PhotoSpec:
     width: int = 1280
     height: int = 720
     edition: str = GENERIC
-    samples: int = 12
+    samples: int = 8
     threads: int = 2
     hands: float = 0.5
     objects: float = 0.7
