@@ -1,7 +1,7 @@
 """The face reader on held-out test editions, given the true boxes: enrolled from scans and from photos.
 
     python bench/bench_reader.py [--scenes 40] [--seed 9700] [--editions corner,midcard,photo,lineart,generic]
-                                 [--detect-scenes 0]
+                                 [--detect-scenes 0] [--photos 0 --photo-seed 9800] [--compare-features]
 
 The four test editions (datasets/art_test.py) were designed only for this measure: no training run of
 the reader saw them. Each is enrolled twice, as `borne enrol` does — from flat scans (the face files
@@ -18,6 +18,10 @@ With ``--detect-scenes N``, each enrolled edition then reads N more held-out sce
 `borne detect --edition NAME` does (the shipped detector on the still photo's six tiles, the census
 with the columns read as a whole), and prints bench_detect's figures: recall, precision, face accuracy,
 exact census over all sides and over the sides whose scoring cards all show.
+
+With ``--photos N``, each test edition is also drawn in N photo-real held-out scenes (Blender: the
+test split's surfaces and lights; rendered once and kept in ``build/reader-photos/``), read given the
+true boxes and then as `borne detect` does.
 """
 
 from __future__ import annotations
@@ -33,6 +37,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_detect import Still, measure_stills  # noqa: E402
 
 from datasets.art_test import TEST_EDITIONS, held_out_edition  # noqa: E402
 from datasets.edition import load_edition, write_edition  # noqa: E402
@@ -88,12 +94,46 @@ def read_scenes(recognisers: dict[str, Recogniser], scene_edition: str, *, scene
             readings = recogniser.read(image, boxes)
             rows[key] += [(v.placed.card.value, r.card.value if r.card else "unknown", v.visible)
                           for v, r in zip(views, readings, strict=True)]
+    report(rows, f"{scenes} scenes")
+
+
+def read_stills(recognisers: dict[str, Recogniser], stills: list[Still]) -> None:
+    """The same reading of true boxes, on stills with their truth JSON (photo-real scenes)."""
+    rng = np.random.default_rng(0)
+    rows: dict[str, list[tuple[str, str, float]]] = {k: [] for k in recognisers}
+    for still in stills:
+        views = [v for v in still.views() if v["card"] != "back" and v["visible"] >= MIN_VISIBLE
+                 and box_fill(np.array(v["corners"]), np.array(v["visible_corners"]), v["visible"]) >= MIN_BOX_FILL]
+        boxes = [np.roll(np.array(v["visible_corners"]), int(rng.integers(4)), axis=0) + rng.normal(0, 1.5, (4, 2))
+                 for v in views]
+        for key, recogniser in recognisers.items():
+            readings = recogniser.read(still.image, boxes)
+            rows[key] += [(v["card"], r.card.value if r.card else "unknown", v["visible"])
+                          for v, r in zip(views, readings, strict=True)]
+    report(rows, f"{len(stills)} photo-real scenes")
+
+
+def photo_stills(edition_folder: Path, name: str, count: int, seed: int) -> list[Still]:
+    """``count`` photo-real held-out scenes of an edition, rendered once into ``build/reader-photos/NAME``."""
+    from bench_detect import folder_stills
+
+    from datasets.photoreal.photos import generate_photos
+    from datasets.photoreal.stage import PhotoSpec
+
+    out = Path(__file__).resolve().parent.parent / "build" / "reader-photos" / name
+    started = time.monotonic()
+    generate_photos(out, count=count, seed=seed, spec=PhotoSpec(edition=str(edition_folder), held_out=True))
+    print(f"  {count} photo-real held-out scenes of {name} (seed {seed}) ready in {time.monotonic() - started:.0f} s")
+    return list(folder_stills(out, count))
+
+
+def report(rows: dict[str, list[tuple[str, str, float]]], what: str) -> None:
     for key, found in rows.items():
         truth = np.array([t for t, _, _ in found])
         said = np.array([s for _, s, _ in found])
         visible = np.array([v for _, _, v in found])
         right, answered = truth == said, said != "unknown"
-        print(f"  {key}: {len(found)} readable cards in {scenes} scenes")
+        print(f"  {key}: {len(found)} readable cards in {what}")
         for name, low, high in BANDS:
             m = (visible >= low) & (visible < high)
             if m.any():
@@ -104,17 +144,21 @@ def read_scenes(recognisers: dict[str, Recogniser], scene_edition: str, *, scene
             print("    most frequent misses:", ", ".join(f"{a}→{b} ×{n}" for (a, b), n in wrong))
 
 
-def detect(recogniser: EmbeddingRecogniser, scene_edition: str, *, scenes: int, seed: int) -> None:
-    from bench_detect import measure as measure_detect
-
+def still_reader(recogniser: Recogniser) -> object:
+    """A frame reader as `borne detect` has one: the shipped detector on a still's six tiles, this recogniser."""
     from vision.read.detector import OnnxCardDetector
     from vision.read.frame_reader import FrameReader
     from vision.read.models import detector_path
     from vision.read.tiling import STILL_TILE_SHARE, TiledDetector
 
-    reader = FrameReader(TiledDetector(OnnxCardDetector(detector_path()), tile_share=STILL_TILE_SHARE), recogniser)
+    return FrameReader(TiledDetector(OnnxCardDetector(detector_path()), tile_share=STILL_TILE_SHARE), recogniser)
+
+
+def detect(recogniser: Recogniser, scene_edition: str, *, scenes: int, seed: int) -> None:
+    from bench_detect import measure as measure_detect
+
     renderer = SceneRenderer(SceneSpec(width=1280, height=720, edition=scene_edition, surfaces=HELD_OUT_KINDS))
-    measure_detect(reader, renderer, scenes=scenes, seed=seed)
+    measure_detect(still_reader(recogniser), renderer, scenes=scenes, seed=seed)  # type: ignore[arg-type]
 
 
 def main() -> None:
@@ -125,6 +169,10 @@ def main() -> None:
     parser.add_argument("--detect-scenes", type=int, default=0,
                         help="then read this many held-out scenes per enrolment as `borne detect` does (default 0)")
     parser.add_argument("--enrol-from", default="scans,photos", help="scans, photos or both (default both)")
+    parser.add_argument("--photos", type=int, default=0, metavar="N",
+                        help="also read N photo-real held-out scenes per test edition (rendered once by Blender into "
+                             "build/reader-photos/, seed --photo-seed): true boxes, then as `borne detect` does")
+    parser.add_argument("--photo-seed", type=int, default=9800)
     parser.add_argument("--compare-features", action="store_true",
                         help="also fit the recogniser of hand-made features on each enrolment (as `borne enrol` "
                              "did before the face reader: 400 scenes, 25,000 face views) and read the same scenes")
@@ -175,6 +223,13 @@ def main() -> None:
                     print(f"  fitted the recogniser of hand-made features on {name} from {how} in "
                           f"{time.monotonic() - started:.0f} s")
             read_scenes(recognisers, str(original.folder), scenes=args.scenes, seed=args.seed)
+            if args.photos:
+                stills = photo_stills(original.folder, name, args.photos, args.photo_seed)
+                read_stills(recognisers, stills)
+                for key, recogniser in recognisers.items():
+                    if "prototypes" not in key:
+                        print(f"\n  borne detect on the photo-real scenes, {name} {key}:")
+                        measure_stills(still_reader(recogniser), stills, f"  {len(stills)} photo-real scenes")  # type: ignore[arg-type]
             for key, recogniser in recognisers.items() if args.detect_scenes else ():
                 if "prototypes" in key:
                     continue

@@ -64,7 +64,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--width", type=int, default=1280)
     p.add_argument("--height", type=int, default=720)
     p.add_argument("--edition", default="generic", help="edition whose faces are drawn (default: generic)")
-    p.add_argument("--samples", type=int, default=20, help="Cycles samples per pixel before denoising (default 20)")
+    p.add_argument("--samples", type=int, default=8, help="Cycles samples per pixel before denoising (default 8)")
     p.add_argument("--threads", type=int, default=2, help="Blender's render threads (default 2)")
     p.add_argument("--held-out", action="store_true",
                    help="the test split: surfaces and world lights no training scene uses")

@@ -40,10 +40,10 @@ def _reset(stage: dict) -> bpy.types.Scene:
     cycles.adaptive_threshold = 0.03
     cycles.use_denoising = False
     cycles.seed = int(stage["seed"])
-    cycles.max_bounces = 5
-    cycles.diffuse_bounces = 2
-    cycles.glossy_bounces = 2
-    cycles.transmission_bounces = 5
+    cycles.max_bounces = 3
+    cycles.diffuse_bounces = 1
+    cycles.glossy_bounces = 1
+    cycles.transmission_bounces = 3
     cycles.transparent_max_bounces = 4
     cycles.caustics_reflective = False
     cycles.caustics_refractive = False
@@ -221,8 +221,7 @@ def _metaball(name: str, bones: list[list[float]], material: bpy.types.Material)
 
 
 def _arm(k: int, spec: dict) -> None:
-    skin = _principled(f"skin{k}", spec["skin"], 0.45, subsurface=0.08)
-    skin.node_tree.nodes["Principled BSDF"].inputs["Subsurface Color"].default_value = (*spec["skin"], 1.0)
+    skin = _principled(f"skin{k}", spec["skin"], 0.45)  # no subsurface scattering: it doubled the cost of a hand
     _metaball(f"Skin{k}", spec["skin_bones"], skin)
     if spec["sleeve_bones"]:
         _metaball(f"Sleeve{k}", spec["sleeve_bones"], _principled(f"sleeve{k}", spec["sleeve"], 0.8, sheen=0.5))
@@ -303,6 +302,7 @@ def _blackbody(light: bpy.types.Light, kelvin: float) -> None:
 
 def _lights(stage: dict) -> None:
     world = bpy.data.worlds.new("world")
+    world.cycles.sample_map_resolution = 256  # the environment's importance map: 1024 costs seconds per scene
     bpy.context.scene.world = world
     world.use_nodes = True
     nodes, links = world.node_tree.nodes, world.node_tree.links

@@ -75,7 +75,7 @@ def _render(stages: list[Stage], jobs: Path, blender: str, log: Path) -> None:
 
 
 def generate_photos(
-    out: Path, *, count: int, seed: int, spec: PhotoSpec = PhotoSpec(), start: int = 0, blender: str = BLENDER,
+    out: Path, *, count: int, seed: int, spec: PhotoSpec | None = None, start: int = 0, blender: str = BLENDER,
     progress: Callable[[int], None] | None = None,
 ) -> list[Path]:
     """Render scenes ``start … start + count - 1`` of a seed into ``out``; returns the image paths.
@@ -84,6 +84,7 @@ def generate_photos(
     """
     if count < 1:
         raise SceneSpecError(f"count must be at least 1, not {count}")
+    spec = spec if spec is not None else PhotoSpec()
     spec.check()
     if not blender_available(blender):
         raise SceneSpecError(f"{blender}: not found; photo-real scenes need Blender (apt-get install blender)")

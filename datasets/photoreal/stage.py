@@ -50,7 +50,7 @@ class PhotoSpec:
     width: int = 1280
     height: int = 720
     edition: str = GENERIC
-    samples: int = 20
+    samples: int = 8
     threads: int = 2
     hands: float = 0.5
     objects: float = 0.7
@@ -157,11 +157,11 @@ def arm_json(rng: np.random.Generator, tip_mm: np.ndarray, seat_mm: np.ndarray) 
     d /= np.linalg.norm(d) + 1e-9
     n = np.array([-d[1], d[0]])
     k = float(rng.uniform(0.9, 1.1))
-    z_tip, z_wrist, z_elbow = float(rng.uniform(0.008, 0.03)), float(rng.uniform(0.04, 0.07)), float(rng.uniform(0.1, 0.2))
+    z_tip, z_wrist, z_elbow = float(rng.uniform(0.008, 0.03)), float(rng.uniform(0.035, 0.065)), float(rng.uniform(0.06, 0.14))
     wrist = tip - d * 0.17 * k
     elbow = wrist - d * 0.27 * k
     shoulder = elbow - d * 0.3
-    skin = [_bone(shoulder, z_elbow + 0.12, elbow, z_elbow, 0.05 * k), _bone(elbow, z_elbow, wrist, z_wrist, 0.04 * k)]
+    skin = [_bone(shoulder, z_elbow + 0.08, elbow, z_elbow, 0.048 * k), _bone(elbow, z_elbow, wrist, z_wrist, 0.04 * k)]
     heading = math.atan2(d[1], d[0])
     for along in (0.03, 0.065):
         palm = wrist + d * along * k
@@ -184,7 +184,7 @@ def arm_json(rng: np.random.Generator, tip_mm: np.ndarray, seat_mm: np.ndarray) 
     if rng.random() < 0.67:
         cuff = elbow + (wrist - elbow) * float(rng.uniform(0.1, 0.85))
         z_cuff = z_elbow + (z_wrist - z_elbow) * float(np.linalg.norm(cuff - elbow) / (np.linalg.norm(wrist - elbow) + 1e-9))
-        sleeve = [_bone(shoulder, z_elbow + 0.12, elbow, z_elbow, 0.065 * k), _bone(elbow, z_elbow, cuff, z_cuff, 0.058 * k)]
+        sleeve = [_bone(shoulder, z_elbow + 0.08, elbow, z_elbow, 0.06 * k), _bone(elbow, z_elbow, cuff, z_cuff, 0.055 * k)]
     tone = SKIN[int(rng.integers(len(SKIN)))] * float(rng.uniform(0.85, 1.05))
     cloth = np.clip(float(rng.uniform(25, 210)) + rng.uniform(-45, 45, 3), 0, 255)
     return {"skin": srgb_to_linear(np.clip(tone, 0, 255)), "sleeve": srgb_to_linear(cloth),
@@ -243,6 +243,12 @@ def lights_json(rng: np.random.Generator, centre_m: np.ndarray, held_out: bool) 
     return world, lamps
 
 
+def mirrored(texture: np.ndarray) -> np.ndarray:
+    """A texture and its mirror images, 2 × 2: it tiles without a seam (Blender 3.4 only repeats)."""
+    top = np.hstack([texture, texture[:, ::-1]])
+    return np.ascontiguousarray(np.vstack([top, top[::-1]]))
+
+
 def surface_json(rng: np.random.Generator, held_out: bool, cache: Path) -> tuple[str, dict[str, Any]]:
     """A table top: a photographed GIMP pattern two times in three, else one of our procedural surfaces."""
     cache.mkdir(parents=True, exist_ok=True)
@@ -259,8 +265,8 @@ def surface_json(rng: np.random.Generator, held_out: bool, cache: Path) -> tuple
         kind, k = str(rng.choice(kinds)), int(rng.integers(4))
         path = cache / f"surface-{kind}-{k}.png"
         if not path.is_file():
-            cv2.imwrite(str(path), pooled(kind, k)[..., ::-1])
-        tile, name = SURFACE_MM / 1000.0, kind
+            cv2.imwrite(str(path), mirrored(pooled(kind, k))[..., ::-1])
+        tile, name = 2 * SURFACE_MM / 1000.0, kind
         roughness = {"wood": 0.4, "laminate": 0.3, "tiles": 0.25, "stone": 0.45}.get(kind, 0.85)
     return name, {"image": str(path.resolve()), "tile_m": round(tile, 4), "roughness": roughness,
                   "variation": round(float(rng.uniform(0.05, 0.2)), 3), "rotation": round(float(rng.uniform(0, 2 * math.pi)), 3),
