@@ -57,13 +57,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "same moments as `borne data scenes` with the same seed, with the same labels. Resumable: scenes already "
         "written are kept. Needs Blender (apt-get install blender), Debian's gimp-data and the photo extra.",
     )
-    p.add_argument("--count", type=int, default=10, help="how many to render (default 10)")
-    p.add_argument("--seed", type=int, default=0, help="the same seed writes the same scenes (default 0)")
+    _what_and_where(p)
     p.add_argument("--start", type=int, default=0, help="index of the first scene (default 0)")
-    p.add_argument("--out", required=True, help="output folder (created)")
-    p.add_argument("--width", type=int, default=1280)
-    p.add_argument("--height", type=int, default=720)
-    p.add_argument("--edition", default="generic", help="edition whose faces are drawn (default: generic)")
     p.add_argument("--samples", type=int, default=8, help="Cycles samples per pixel before denoising (default 8)")
     p.add_argument("--threads", type=int, default=2, help="Blender's render threads (default 2)")
     p.add_argument("--held-out", action="store_true",
@@ -72,13 +67,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _common(p: argparse.ArgumentParser) -> None:
+    _what_and_where(p)
+    p.add_argument("--surfaces", default=None, metavar="FOLDER", help="also use the photos in FOLDER as table surfaces")
+
+
+def _what_and_where(p: argparse.ArgumentParser) -> None:
+    """How many, from which seed, into which folder, at which size and of which edition."""
     p.add_argument("--count", type=int, default=10, help="how many to render (default 10)")
     p.add_argument("--seed", type=int, default=0, help="the same seed writes the same files (default 0)")
     p.add_argument("--out", required=True, help="output folder (created)")
     p.add_argument("--width", type=int, default=1280)
     p.add_argument("--height", type=int, default=720)
     p.add_argument("--edition", default="generic", help="edition whose faces are drawn (default: generic)")
-    p.add_argument("--surfaces", default=None, metavar="FOLDER", help="also use the photos in FOLDER as table surfaces")
 
 
 def _spec(args: argparse.Namespace, random_faces: float = 0.0) -> object:
