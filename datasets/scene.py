@@ -240,12 +240,7 @@ class SceneRenderer:
                 inv = np.linalg.inv(hom)
                 centres = np.array([c.centre for c in arr.cards]) if arr.cards else np.zeros((0, 2))
                 for _ in range(int(rng.integers(1, 4))):
-                    # people put cups and phones beside the cards, seldom on them: a few tries for a free spot
-                    for _try in range(6):
-                        at = project(inv, np.array([[rng.uniform(0.05, 0.95) * W, rng.uniform(0.05, 0.95) * H]]))[0]
-                        if not len(centres) or np.linalg.norm(centres - at, axis=1).min() > 90:
-                            break
-                    distractors.append(at)
+                    distractors.append(free_spot(rng, inv, centres, (W, H), tries=6, clearance_mm=90))
         drng = np.random.default_rng(int(rng.integers(2**31)))
         for at in distractors:
             paint_distractor(img, idbuf, drng, hom, np.asarray(at, float))
@@ -265,6 +260,21 @@ class SceneRenderer:
         if spec.effects:
             img = apply_effects(img, rng, light)
         return Scene(img, cam, table, arr, views, hom, idbuf, kind)
+
+
+def free_spot(rng: np.random.Generator, image_to_table: np.ndarray, centres: np.ndarray, size: tuple[int, int], *,
+              tries: int, clearance_mm: float) -> np.ndarray:
+    """A table point (mm) in view, ``clearance_mm`` from every card centre if ``tries`` draws find one (else the last).
+
+    People put cups and phones beside the cards, seldom on them.
+    """
+    w, h = size
+    at = np.zeros(2)
+    for _ in range(tries):
+        at = project(image_to_table, np.array([[rng.uniform(0.05, 0.95) * w, rng.uniform(0.05, 0.95) * h]]))[0]
+        if not len(centres) or np.linalg.norm(centres - at, axis=1).min() > clearance_mm:
+            break
+    return at
 
 
 def _px_per_mm(hom: np.ndarray, arr: Arrangement) -> float:

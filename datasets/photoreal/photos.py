@@ -20,6 +20,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from datasets.camera import project
 from datasets.errors import SceneSpecError
 from datasets.generate import moment, write_scene
 from datasets.labels import CLASS_SETS
@@ -56,7 +57,7 @@ def labelled_scene(stage: Stage, table: TableState, image: np.ndarray, idbuf: np
     views = []
     for i, placed in enumerate(stage.arrangement.cards):
         h_face = hom @ placed.face_to_table(1, 1)
-        corners = cv2.perspectiveTransform(np.array([[[0, 0], [1, 0], [1, 1], [0, 1]]], np.float64), h_face)[0]
+        corners = project(h_face, np.array([[0, 0], [1, 0], [1, 1], [0, 1.0]]))
         area = max(abs(float(cv2.contourArea(corners.astype(np.float32)))), 1.0)
         view = CardView(placed, corners, float(min(1.0, counts[i] / area)), None)
         if counts[i]:

@@ -19,12 +19,12 @@ import cv2
 import numpy as np
 
 from datasets.arrangement import CARD_H, CARD_W, Arrangement, PlacedCard, arrange
-from datasets.camera import Camera, project, sample_camera
+from datasets.camera import Camera, sample_camera
 from datasets.edition import BACK, GENERIC, Edition, load_edition
 from datasets.errors import SceneSpecError
 from datasets.occluders import SKIN
 from datasets.photoreal.surfaces import HELD_OUT, MM_PER_PX, TRAINING, Pattern, pattern_path, read_pattern
-from datasets.scene import arm_reach
+from datasets.scene import arm_reach, free_spot
 from datasets.table import TableState
 from datasets.textures import HELD_OUT_KINDS, KINDS, SURFACE_MM, pooled
 
@@ -191,23 +191,13 @@ def arm_json(rng: np.random.Generator, tip_mm: np.ndarray, seat_mm: np.ndarray) 
             "skin_bones": skin, "sleeve_bones": sleeve}
 
 
-def _object_spots(rng: np.random.Generator, arr: Arrangement, camera: Camera, count: int) -> list[np.ndarray]:
+def objects_json(rng: np.random.Generator, arr: Arrangement, camera: Camera) -> list[dict[str, Any]]:
     inv = np.linalg.inv(camera.homography())
     centres = np.array([c.centre for c in arr.cards]) if arr.cards else np.zeros((0, 2))
-    spots = []
-    for _ in range(count):
-        at = None
-        for _try in range(8):  # people put glasses and phones beside the cards, seldom on them
-            at = project(inv, np.array([[rng.uniform(0.05, 0.95) * camera.width, rng.uniform(0.05, 0.95) * camera.height]]))[0]
-            if not len(centres) or np.linalg.norm(centres - at, axis=1).min() > 110:
-                break
-        spots.append(at)
-    return spots
-
-
-def objects_json(rng: np.random.Generator, arr: Arrangement, camera: Camera) -> list[dict[str, Any]]:
+    spots = [free_spot(rng, inv, centres, (camera.width, camera.height), tries=8, clearance_mm=110)
+             for _ in range(int(rng.integers(1, 4)))]
     out = []
-    for at in _object_spots(rng, arr, camera, int(rng.integers(1, 4))):
+    for at in spots:
         kind = str(rng.choice(OBJECTS))
         colour = {
             "mug": rng.uniform(40, 250, 3), "phone": rng.choice([[20, 20, 24], [200, 200, 205], [40, 60, 90]]),
