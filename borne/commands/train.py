@@ -37,8 +37,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--device", default="cpu", help="cpu, or a CUDA device index such as 0")
-    p.add_argument("--start-from", default="", metavar="CHECKPOINT.pt",
-                   help="continue from an earlier run's weights (default: from the model YAML, no weights)")
+    p.add_argument("--start-from", default="", metavar="CHECKPOINT.pt|MODEL.onnx",
+                   help="continue from an earlier run's weights, or from an exported model such as "
+                        "models/detector.onnx (default: from the model YAML, no weights)")
+    p.add_argument("--photos", action="append", default=[], metavar="FOLDER",
+                   help="also train on the photo-real scenes in FOLDER (borne data photos), cut at the video's and "
+                        "the still photo's tile sizes; every 20th scene validates; repeatable")
     p.add_argument("--build", default="build", help="folder for data and runs (default: build)")
     p.add_argument("--models", default="models", help="folder for the exported model (default: models)")
     p.set_defaults(func=_detector)
@@ -146,6 +150,7 @@ def _detector(args: argparse.Namespace) -> int:
         name=args.name, train_scenes=args.scenes, val_scenes=args.val_scenes, seed=args.seed, imgsz=args.imgsz,
         epochs=args.epochs, batch=args.batch, workers=args.workers, device=args.device, start_from=args.start_from,
         tile_share=args.tile_share, lr0=args.lr0, warmup_epochs=args.warmup_epochs,
+        photos=tuple(str(Path(f)) for f in args.photos),
     )
     out = train_detector(recipe, build_dir=Path(args.build), models_dir=Path(args.models))
     print(f"wrote {out}")

@@ -20,9 +20,10 @@ import numpy as np
 
 from datasets.arrangement import CARD_H, CARD_W, Arrangement, PlacedCard, arrange
 from datasets.camera import Camera, sample_camera
-from datasets.edition import BACK, GENERIC, Edition, load_edition
+from datasets.edition import BACK, GENERIC
 from datasets.errors import SceneSpecError
 from datasets.occluders import SKIN
+from datasets.photoreal.decks import deck_files
 from datasets.photoreal.surfaces import HELD_OUT, MM_PER_PX, TRAINING, Pattern, pattern_path, read_pattern
 from datasets.scene import arm_reach, free_spot
 from datasets.table import TableState
@@ -75,6 +76,8 @@ class Stage:
     arrangement: Arrangement
     surface: str
     cards_covered: list[bool] = field(default_factory=list)
+    deck: str = GENERIC
+    """The edition the cards are printed from (one drawn per scene with :data:`~datasets.photoreal.decks.MIXED`)."""
 
 
 def srgb_to_linear(rgb: np.ndarray | list[float]) -> list[float]:
@@ -90,15 +93,6 @@ def camera_json(camera: Camera) -> dict[str, Any]:
     matrix = [[x[0], y[0], z[0], t[0]], [x[1], y[1], z[1], t[1]], [x[2], y[2], z[2], t[2]], [0, 0, 0, 1]]
     return {"matrix": [[round(float(v), 7) for v in row] for row in matrix],
             "lens_mm": camera.focal_px * SENSOR_MM / camera.width, "sensor_mm": SENSOR_MM}
-
-
-def face_file(edition: Edition, card: PlacedCard) -> Path:
-    """The image file of a card's face (the back for the draw pile) in an edition."""
-    key = card.card.value if card.card is not None else BACK
-    name = edition.meta["faces"].get(key)
-    if name is None:
-        return face_file(load_edition(GENERIC), card)
-    return edition.folder / str(name)
 
 
 def _overlaps(a: np.ndarray, b: np.ndarray) -> bool:
@@ -269,14 +263,14 @@ def make_stage(
 ) -> Stage:
     """The stage of one scene; ``folder`` is where Blender writes its passes, ``cache`` holds shared textures."""
     spec.check()
-    edition = load_edition(spec.edition)
+    deck, faces = deck_files(spec.edition, rng, cache)
     arr = arrangement if arrangement is not None else arrange(table, rng)
     cam = camera if camera is not None else sample_camera(rng, spec.width, spec.height, arr.extent())
     layers, covered = stack(arr.cards)
     cards = []
     for i, card in enumerate(arr.cards):
         bend_rng = None if covered[i] else rng
-        cards.append({"pass_index": i + 1, "image": str(face_file(edition, card).resolve()), "grid": list(GRID),
+        cards.append({"pass_index": i + 1, "image": str(faces[card.card.value if card.card is not None else BACK]), "grid": list(GRID),
                       "vertices": card_vertices(card, layers[i], bend_rng), "thickness": STOCK_MM / 1000,
                       "roughness": round(float(rng.uniform(0.22, 0.45)), 3),
                       "clearcoat": round(float(rng.uniform(0.0, 0.4)), 3)})
@@ -291,4 +285,4 @@ def make_stage(
     stage = {"width": spec.width, "height": spec.height, "samples": spec.samples, "threads": spec.threads,
              "seed": int(rng.integers(2**31)), "folder": str(folder.resolve()), "camera": camera_json(cam),
              "table": table_json, "cards": cards, "arms": arms, "objects": objects, "world": world, "lights": lamps}
-    return Stage(stage, cam, arr, surface, covered)
+    return Stage(stage, cam, arr, surface, covered, deck)

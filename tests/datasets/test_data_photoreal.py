@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import subprocess
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -12,10 +13,10 @@ import pytest
 
 from datasets.arrangement import PlacedCard
 from datasets.camera import Camera, project
-from datasets.edition import load_edition
 from datasets.errors import SceneSpecError
 from datasets.generate import moment
 from datasets.occluders import OCCLUDER
+from datasets.photoreal.decks import MIXED, deck_files
 from datasets.photoreal.photos import SCRIPT, generate_photos, id_buffer
 from datasets.photoreal.stage import (
     GRID,
@@ -24,7 +25,6 @@ from datasets.photoreal.stage import (
     PhotoSpec,
     camera_json,
     card_vertices,
-    face_file,
     make_stage,
     stack,
 )
@@ -100,7 +100,7 @@ def test_blender_renders_a_card_exactly_where_its_corners_project(tmp_path):
     card = PlacedCard(Card.DISTANCE_100, (10.0, 5.0), math.radians(30), "South", pile="distance")
     table = tmp_path / "table.png"
     cv2.imwrite(str(table), np.full((8, 8, 3), 90, np.uint8))
-    face = face_file(load_edition("generic"), card)
+    face = deck_files("generic", np.random.default_rng(0), tmp_path)[1][card.card.value]
     stage = {"width": 320, "height": 180, "samples": 2, "threads": 2, "seed": 1, "folder": str(tmp_path / "p"),
              "camera": camera_json(cam),
              "table": {"image": str(table), "tile_m": 1.0, "roughness": 0.5, "variation": 0.1,
@@ -138,3 +138,31 @@ def test_a_photo_batch_writes_labels_that_agree_with_the_render_and_resumes(tmp_
     stamp = (out / "truth" / "000000.json").stat().st_mtime_ns
     generate_photos(out, count=1, seed=11, spec=spec)
     assert (out / "truth" / "000000.json").stat().st_mtime_ns == stamp
+
+
+def test_mixed_decks_draw_many_editions_each_with_its_own_faces_and_back(tmp_path):
+    """`--edition mixed`: scenes wear the generic, retro and procedural decks; a named edition draws nothing."""
+    rng = np.random.default_rng(3)
+    assert deck_files("generic", rng, tmp_path)[0] == "generic"
+    assert rng.random() == np.random.default_rng(3).random()  # a named edition left the generator alone
+    names = [deck_files(MIXED, np.random.default_rng([7, i]), tmp_path)[0] for i in range(40)]
+    assert "generic" in names and "retro" in names
+    procedural = sorted({n for n in names if n.startswith("procedural-")})
+    assert len(procedural) >= 10
+    name, files = deck_files(MIXED, np.random.default_rng([7, names.index(procedural[0])]), tmp_path)
+    assert name == procedural[0] and set(files) == {c.value for c in Card} | {"back"}
+    faces = {k: cv2.imread(str(f)) for k, f in files.items()}
+    assert all(f is not None and f.shape[0] > f.shape[1] > 100 for f in faces.values())
+    assert not np.array_equal(faces["distance_25"], faces["distance_200"]) and not np.array_equal(faces["back"], faces["distance_25"])
+    generic = deck_files("generic", rng, tmp_path)[1]
+    assert cv2.imread(str(generic["distance_25"])).shape != faces["distance_25"].shape or not np.array_equal(
+        cv2.imread(str(generic["distance_25"])), faces["distance_25"])
+
+
+def test_a_mixed_stage_prints_its_cards_from_the_deck_it_drew(tmp_path):
+    table, rng = moment(11, 0)
+    stage = make_stage(table, rng, PhotoSpec(edition=MIXED), tmp_path / "p", tmp_path / "cache")
+    images = {Path(c["image"]).parent for c in stage.json["cards"]}
+    assert len(images) == 1
+    if stage.deck != "generic":
+        assert images == {(tmp_path / "cache" / "decks" / stage.deck).resolve()}

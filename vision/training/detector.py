@@ -47,8 +47,16 @@ class DetectorRecipe:
     """Fine-tuning from ``start_from`` wants a lower ``lr0`` and no warm-up (a restarted warm-up undid a
     continued run's progress for its first epochs)."""
     start_from: str = ""
-    """A checkpoint (``.pt``) of an earlier run to continue from, with this recipe's data and epochs;
-    empty: from the model YAML, no weights."""
+    """A checkpoint (``.pt``) of an earlier run, or an exported model (``.onnx``, unfolded by
+    :mod:`vision.training.from_onnx`), to continue from with this recipe's data and epochs; empty: from
+    the model YAML, no weights."""
+    photos: tuple[str, ...] = ()
+    """Folders of photo-real scenes (``borne data photos``) added to the 2-D scenes, every scene of them."""
+    photo_tile_shares: tuple[float, ...] = (1.0, 0.67)
+    """Photo-real scenes are cut at both the video's and the still photo's tile size, so the thin strips of
+    a column are learnt at the scale ``detect`` enlarges them to."""
+    photo_val_every: int = 20
+    """Every this-many-th photo-real scene goes to validation instead of training."""
 
 
 def render_dataset(recipe: DetectorRecipe, data_dir: Path, *, progress: bool = True) -> Path:
@@ -73,12 +81,44 @@ def render_dataset(recipe: DetectorRecipe, data_dir: Path, *, progress: bool = T
             shutil.rmtree(tiles, ignore_errors=True)
             tile_split(folder, tiles, tile_share=recipe.tile_share)
             (tiles / "complete").write_text("")
-    yaml = data_dir / "data.yaml"
+    train, val = [(data_dir / "tiles" / "train" / "images").resolve()], [(data_dir / "tiles" / "val" / "images").resolve()]
+    for photo_folder in recipe.photos:
+        photo_train, photo_val = photo_tiles(Path(photo_folder), data_dir.parent / "photo-tiles", recipe)
+        train.append(photo_train)
+        val.append(photo_val)
+    yaml = data_dir / ("data.yaml" if not recipe.photos else f"data-{_photos_key(recipe)}.yaml")
     yaml.write_text(
-        f"path: {(data_dir / 'tiles').resolve()}\ntrain: train/images\nval: val/images\nnames:\n"
-        + "".join(f"  {i}: {n}\n" for i, n in enumerate(CLASS_NAMES))
+        "train:\n" + "".join(f"  - {p}\n" for p in train) + "val:\n" + "".join(f"  - {p}\n" for p in val)
+        + "names:\n" + "".join(f"  {i}: {n}\n" for i, n in enumerate(CLASS_NAMES))
     )
     return yaml
+
+
+def photo_tiles(folder: Path, tiles_root: Path, recipe: DetectorRecipe) -> tuple[Path, Path]:
+    """Tiles of every photo-real scene in ``folder``, cut at each of the recipe's tile shares; kept while the
+    folder's scenes are the same. Returns the train and validation image folders."""
+    from vision.training.tiles import tile_split
+
+    scenes = sorted(p.stem for p in (folder / "truth").glob("*.json"))
+    shares = "-".join(f"{s:g}" for s in recipe.photo_tile_shares)
+    out = tiles_root / f"{folder.resolve().name}-n{len(scenes)}-t{shares}-v{recipe.photo_val_every}"
+    if not (out / "complete").exists():
+        shutil.rmtree(out, ignore_errors=True)
+        for k, stem in enumerate(scenes):
+            split = "val" if k % recipe.photo_val_every == recipe.photo_val_every - 1 else "train"
+            for share in recipe.photo_tile_shares:
+                tile_split(folder, out / split, tile_share=share, only=stem, relabel=face_up_or_down,
+                           suffix=f"t{share:g}")
+        (out / "complete").write_text("")
+    return (out / "train" / "images").resolve(), (out / "val" / "images").resolve()
+
+
+def face_up_or_down(cls: str) -> str:
+    """A photo-real label's class (one per card id, the back last: ``datasets.labels.CLASS_SETS["ids"]``) as
+    the detector's: ``0`` a face, ``1`` the back."""
+    from datasets.labels import CLASS_SETS
+
+    return "1" if int(cls) == len(CLASS_SETS["ids"]) - 1 else "0"
 
 
 def train_detector(recipe: DetectorRecipe, *, build_dir: Path, models_dir: Path, progress: bool = True) -> Path:
@@ -100,11 +140,17 @@ def train_detector(recipe: DetectorRecipe, *, build_dir: Path, models_dir: Path,
         project=str(run_dir.parent.resolve()), name=recipe.name, exist_ok=True, patience=recipe.patience,
         verbose=False, pretrained=bool(recipe.start_from), lr0=recipe.lr0, warmup_epochs=recipe.warmup_epochs,
     )
+    start = recipe.start_from
+    if start.endswith(".onnx"):
+        from vision.training.from_onnx import checkpoint_from_onnx
+
+        start = str(checkpoint_from_onnx(Path(start), run_dir.parent / f"{recipe.name}-start.pt", model_yaml=MODEL_YAML,
+                                         names=CLASS_NAMES, build_dir=build_dir))
     if last.exists():
         model = YOLO(str(last))
         results = model.train(resume=True)
     else:
-        model = YOLO(recipe.start_from or MODEL_YAML, task="obb")
+        model = YOLO(start or MODEL_YAML, task="obb")
         results = model.train(**common)
     seconds = time.monotonic() - started
     best = run_dir / "weights" / "best.pt"
@@ -132,3 +178,9 @@ def _data_key(recipe: DetectorRecipe) -> str:
         f"scenes-s{recipe.seed}-n{recipe.train_scenes}-v{recipe.val_scenes}-{recipe.width}x{recipe.height}"
         f"-rf{recipe.random_faces}-t{recipe.tile_share}"
     )
+
+
+def _photos_key(recipe: DetectorRecipe) -> str:
+    import hashlib
+
+    return hashlib.sha1(repr((recipe.photos, recipe.photo_tile_shares, recipe.photo_val_every)).encode()).hexdigest()[:10]

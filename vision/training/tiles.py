@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -40,21 +41,30 @@ def tile_labels(lines: list[str], width: int, height: int, x0: int, y0: int, siz
     return out
 
 
-def tile_split(src: Path, dst: Path, *, tile_share: float = 1.0) -> int:
-    """Tile every image of ``src/images`` (labels in ``src/labels``) into ``dst``; returns the tiles written."""
+def tile_split(
+    src: Path, dst: Path, *, tile_share: float = 1.0, only: str | None = None,
+    relabel: Callable[[str], str] | None = None, suffix: str = "",
+) -> int:
+    """Tile every image of ``src/images`` (labels in ``src/labels``) into ``dst``; returns the tiles written.
+
+    ``only`` tiles one image (by stem); ``relabel`` maps each label's class; ``suffix`` tells apart the
+    tiles of one image cut at several sizes.
+    """
     (dst / "images").mkdir(parents=True, exist_ok=True)
     (dst / "labels").mkdir(parents=True, exist_ok=True)
     written = 0
-    for image_path in sorted((src / "images").glob("*.jpg")):
+    for image_path in sorted((src / "images").glob(f"{only or '*'}.jpg")):
         image = cv2.imread(str(image_path))
         h, w = image.shape[:2]  # type: ignore[union-attr]
         label_path = src / "labels" / f"{image_path.stem}.txt"
         lines = label_path.read_text().splitlines() if label_path.exists() else []
         for k, win in enumerate(tile_windows(w, h, tile_share=tile_share)):
-            name = f"{image_path.stem}_{k}"
+            name = f"{image_path.stem}{suffix}_{k}"
             crop = image[win.y : win.y + win.size, win.x : win.x + win.size]  # type: ignore[index]
             cv2.imwrite(str(dst / "images" / f"{name}.jpg"), crop, [cv2.IMWRITE_JPEG_QUALITY, 92])
             labels = tile_labels(lines, w, h, win.x, win.y, win.size)
+            if relabel is not None:
+                labels = [" ".join([relabel(line.split(" ", 1)[0]), line.split(" ", 1)[1]]) for line in labels]
             (dst / "labels" / f"{name}.txt").write_text("".join(line + "\n" for line in labels))
             written += 1
     return written

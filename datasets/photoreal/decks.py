@@ -1,0 +1,74 @@
+"""Which deck a photo-real scene's cards are printed from: one edition by name, or a training mix of many.
+
+A detector trained on one edition's art learns that edition; tables play many. With
+``--edition mixed`` each scene draws its deck: the generic edition (:data:`MIX_GENERIC`), the retro
+design (:data:`MIX_RETRO`), or one of the reader's procedural training editions
+(:func:`datasets.art_random.random_edition`, seeds ``0 … PROCEDURAL_EDITIONS - 1``), each with its own
+back. None of the test editions (``datasets.art_test``) or the reader's development seeds is ever drawn.
+Faces are written once as PNG files under the shared texture cache, where Blender reads them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from datasets.edition import BACK, FACE_KEYS, GENERIC, Edition, load_edition
+
+MIXED = "mixed"
+"""The edition name that asks for a deck drawn per scene."""
+MIX_GENERIC = 0.4
+MIX_RETRO = 0.15
+"""Chances of the generic and the retro deck; the rest of the scenes get a procedural edition."""
+PROCEDURAL_EDITIONS = 300
+"""Procedural editions drawn from: the reader's training editions (``datasets.reader_crops.CropRecipe``)."""
+
+
+def deck_files(edition: str, rng: np.random.Generator, cache: Path) -> tuple[str, dict[str, Path]]:
+    """The deck a scene's cards wear, as ``(name, face file by card id and "back")``.
+
+    Draws from ``rng`` only when ``edition`` is :data:`MIXED`, so scenes of one named edition are the same
+    with or without this module.
+    """
+    if edition != MIXED:
+        return edition, _edition_files(load_edition(edition))
+    roll = rng.random()
+    if roll < MIX_GENERIC:
+        return GENERIC, _edition_files(load_edition(GENERIC))
+    name = "retro" if roll < MIX_GENERIC + MIX_RETRO else f"procedural-{int(rng.integers(PROCEDURAL_EDITIONS))}"
+    return name, _drawn_files(name, cache / "decks" / name)
+
+
+def _edition_files(edition: Edition) -> dict[str, Path]:
+    generic = load_edition(GENERIC)
+    files = {}
+    for key in FACE_KEYS:
+        source = edition if key in edition.meta["faces"] else generic
+        files[key] = (source.folder / str(source.meta["faces"][key])).resolve()
+    return files
+
+
+def _drawn_files(name: str, folder: Path) -> dict[str, Path]:
+    files = {key: (folder / f"{key}.png").resolve() for key in FACE_KEYS}
+    if all(f.is_file() for f in files.values()):
+        return files
+    folder.mkdir(parents=True, exist_ok=True)
+    for key, rgb in _draw(name).items():
+        part = folder / f"{key}.part.png"
+        cv2.imwrite(str(part), np.ascontiguousarray(rgb[..., ::-1]))
+        part.replace(folder / f"{key}.png")
+    return files
+
+
+def _draw(name: str) -> dict[str, np.ndarray]:
+    if name == "retro":
+        from datasets.art_retro import render_retro_face
+        from scoring.cards import Card
+
+        faces = {c.value: np.asarray(render_retro_face(c)) for c in Card}
+        return faces | {BACK: load_edition(GENERIC).face(BACK)}
+    from datasets.art_random import random_edition
+
+    return random_edition(int(name.removeprefix("procedural-")))

@@ -1,0 +1,60 @@
+"""Training on photo-real scenes, from the shipped model: tiles at two sizes with the detector's classes, and
+a checkpoint rebuilt from ``models/detector.onnx`` that computes what the ONNX model computes."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from datasets.generate import generate_scenes
+from datasets.labels import CLASS_SETS
+from datasets.scene import SceneSpec
+from vision.training.detector import DetectorRecipe, face_up_or_down, photo_tiles
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_photo_scenes_become_tiles_at_both_sizes_with_face_up_and_face_down_labels(tmp_path):
+    scenes = tmp_path / "photos"  # the same folder layout and "ids" labels as `borne data photos` writes
+    generate_scenes(scenes, count=4, seed=5, spec=SceneSpec(width=640, height=360), scheme="ids", progress=False)
+    recipe = DetectorRecipe(photos=(str(scenes),), photo_val_every=4)
+    train, val = photo_tiles(scenes, tmp_path / "tiles", recipe)
+    # six still tiles (0.67) and two video tiles (1.0) per scene; scene 3 of 4 validates
+    assert len(list(train.glob("*.jpg"))) == 3 * 8 and len(list(val.glob("*.jpg"))) == 8
+    assert sorted(p.name for p in val.glob("*_0.jpg")) == ["000003t0.67_0.jpg", "000003t1_0.jpg"]
+    classes = {line.split()[0] for p in (train.parent / "labels").glob("*.txt") for line in p.read_text().splitlines()}
+    assert classes == {"0", "1"} or classes == {"0"}
+    assert face_up_or_down(str(len(CLASS_SETS["ids"]) - 1)) == "1" and face_up_or_down("0") == "0"
+    stamp = (train.parent.parent / "complete").stat().st_mtime_ns
+    assert photo_tiles(scenes, tmp_path / "tiles", recipe) == (train, val)  # kept, not cut again
+    assert (train.parent.parent / "complete").stat().st_mtime_ns == stamp
+
+
+def test_a_checkpoint_rebuilt_from_the_shipped_onnx_detector_computes_the_same(tmp_path):
+    script = textwrap.dedent(
+        f"""
+        from pathlib import Path
+        import numpy as np, onnxruntime as ort, torch
+        from vision.training.detector import CLASS_NAMES, MODEL_YAML
+        from vision.training.from_onnx import checkpoint_from_onnx
+        onnx_path = Path({str(ROOT / 'models' / 'detector.onnx')!r})
+        pt = checkpoint_from_onnx(onnx_path, Path({str(tmp_path / 'start.pt')!r}), model_yaml=MODEL_YAML,
+                                  names=CLASS_NAMES, build_dir=Path({str(tmp_path / 'build')!r}))
+        from ultralytics import YOLO
+        model = YOLO(str(pt)).model.float().eval()
+        x = np.random.default_rng(0).random((1, 3, 640, 640), dtype=np.float32)
+        with torch.no_grad():
+            ours = model(torch.from_numpy(x))[0].numpy()
+        session = ort.InferenceSession(str(onnx_path))
+        theirs = session.run(None, {{session.get_inputs()[0].name: x}})[0]
+        print(float(np.abs(ours[0, 4:] - theirs[0, 4:]).max()), float(np.abs(ours[0, :4] - theirs[0, :4]).max()))
+        """
+    )
+    env = {**os.environ, "HOME": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=600, cwd=ROOT)
+    assert out.returncode == 0, out.stderr[-3000:]
+    scores, boxes = (float(v) for v in out.stdout.split()[-2:])
+    assert scores < 1e-4 and boxes < 0.05  # class scores and angle, and box pixels in a 640 input
