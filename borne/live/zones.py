@@ -205,14 +205,9 @@ class TableZones:
                         default=None if default is None else default.to_json(), saved=saved)
 
     def save_zones(self, layout: dict[str, Any]) -> ZoneView:
-        from scoring.web.zones import InvalidLayoutError
-        from vision.errors import LayoutError
         from vision.table.layout import TableLayout
 
-        try:
-            parsed = TableLayout.from_json(layout)
-        except LayoutError as e:  # check_layout is stricter; this is a second opinion, never expected to differ
-            raise InvalidLayoutError(str(e)) from None
+        parsed = TableLayout.from_json(layout)  # checked by the display with the same check_layout, stricter
         with self._table_lock:
             with self._lock:
                 size = self._frame_size

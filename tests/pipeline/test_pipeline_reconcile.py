@@ -1,49 +1,12 @@
-"""The tracker on scripted observation streams: occlusion, flicker, a card knocked askew, misreadings,
-columns whose upper cards are hidden, rules broken, and a person's correction mid-hand."""
+"""The tracker on scripted observation streams: occlusion, flicker, a card knocked askew, misreadings and
+columns whose upper cards are hidden. Rules broken and corrections: ``test_pipeline_reconcile_rules.py``."""
 
 from __future__ import annotations
 
-import pytest
-
 from scoring.cards import Card
-from scoring.hand import HandRecord, SafetyPlay
-from vision.table.observations import FrameObservations, Observation
-from vision.track import FlagReason, HandTracker, ReconcileSettings
-
-LENGTH = 87.0
-"""A card's long side in the scripted frames, in pixels."""
-UP = {"North": (0.0, 1.0), "South": (0.0, -1.0)}
-COLUMN_STEP = 25.0
-
-
-def card(side: str, c: Card, x: float, k: int = 0, *, sideways: bool = False, conf: float = 0.9,
-         dx: float = 0.0, dy: float = 0.0, length: float = LENGTH) -> Observation:
-    """The k-th card of a column at x: each later card lies one strip further towards the player.
-    ``length``: its box's longest side (a whole card's by default)."""
-    y0 = 300.0 if side == "North" else 500.0
-    towards_player = -UP[side][1]
-    return Observation(side, c, sideways, (x + dx, y0 + towards_player * COLUMN_STEP * k + dy), conf, length)
-
-
-class Stream:
-    """Feeds a tracker frame by frame at 10 frames per second."""
-
-    def __init__(self, goal: int = 1000, settings: ReconcileSettings | None = None) -> None:
-        self.tracker = HandTracker(("North", "South"), goal=goal, settings=settings or ReconcileSettings())
-        self.index = 0
-
-    def show(self, *cards: Observation, times: int = 1, draw_pile: bool = True):
-        state = None
-        for _ in range(times):
-            frame = FrameObservations(self.index, self.index / 10, tuple(cards), draw_pile, LENGTH,
-                                      tuple(UP.items()))
-            state = self.tracker.update(frame)
-            self.index += 1
-        return state
-
-
-def distance(state, side: str) -> dict[int, int]:
-    return {km: n for km, n in next(s for s in state.sides if s.side == side).distance.items() if n}
+from tests.pipeline.scripted import COLUMN_STEP, LENGTH, Stream, card, distance
+from vision.table.observations import Observation
+from vision.track import FlagReason
 
 
 def test_a_card_counts_after_the_vote_and_its_event_is_the_frame_it_landed():
@@ -359,123 +322,6 @@ def test_unsure_sightings_do_not_vote():
     s = Stream()
     state = s.show(card("South", Card.DISTANCE_200, 200, conf=0.1), times=10)
     assert distance(state, "South") == {}
-
-
-def test_a_safety_laid_sideways_is_a_coup_fourre():
-    s = Stream()
-    state = s.show(card("South", Card.DRIVING_ACE, 600, sideways=True), card("North", Card.EXTRA_TANK, 600), times=5)
-    south, north = state.sides[1], state.sides[0]
-    assert south.safeties == {Card.DRIVING_ACE: SafetyPlay.COUP_FOURRE}
-    assert north.safeties == {Card.EXTRA_TANK: SafetyPlay.PLAYED}
-    assert [e.sideways for e in state.events if e.side == "South"] == [True]
-
-
-def test_a_third_200_is_flagged_not_counted():
-    s = Stream()
-    twos = [card("North", Card.DISTANCE_200, 100, k) for k in range(3)]
-    s.show(*twos[:2], times=5)
-    state = s.show(*twos, times=5)
-    assert distance(state, "North") == {200: 2}
-    (flag,) = state.flags
-    assert (flag.side, flag.card, flag.reason) == ("North", Card.DISTANCE_200, FlagReason.THIRD_200)
-    assert state.sides[0].confidence < 0.6
-    assert len(s.show(*twos, times=20).flags) == 1  # flagged once, not every frame
-
-
-def test_distance_past_the_goal_is_flagged():
-    s = Stream()
-    column = [card("South", Card.DISTANCE_200, 100, k) for k in range(2)]
-    hundreds = [card("South", Card.DISTANCE_100, 200, k) for k in range(5)]
-    s.show(*column, *hundreds, card("South", Card.DISTANCE_75, 300), times=5)  # 975 km
-    state = s.show(*column, *hundreds, card("South", Card.DISTANCE_75, 300), card("South", Card.DISTANCE_50, 400),
-                   times=5)
-    assert distance(state, "South") == {200: 2, 100: 5, 75: 1}  # 50 more would pass 1,000
-    assert [f.reason for f in state.flags] == [FlagReason.PAST_GOAL]
-
-
-def test_a_safety_seen_on_two_sides_is_flagged():
-    s = Stream()
-    s.show(card("North", Card.RIGHT_OF_WAY, 600), times=5)
-    state = s.show(card("North", Card.RIGHT_OF_WAY, 600), card("South", Card.RIGHT_OF_WAY, 600), times=5)
-    assert Card.RIGHT_OF_WAY not in state.sides[1].safeties
-    assert [f.reason for f in state.flags] == [FlagReason.SAFETY_TWICE]
-
-
-def test_more_copies_than_the_deck_has_is_flagged():
-    s = Stream()
-    state = s.show(*[card("North", Card.DISTANCE_25, 100 + 60 * (k // 8), k % 8) for k in range(11)], times=5)
-    assert distance(state, "North") == {25: 10}
-    assert [f.reason for f in state.flags] == [FlagReason.DECK_COUNT]
-
-
-def test_a_correction_mid_hand_wins_and_counting_goes_on_from_it():
-    s = Stream()
-    phantom = card("North", Card.DISTANCE_100, 100)
-    real = card("North", Card.DISTANCE_50, 200)
-    s.show(phantom, real, times=5)
-    corrected = HandRecord.from_json({"goal": 1000, "sides": [
-        {"side": "North", "distance": {"50": 1, "75": 1}},  # no 100 after all, and a 75 the camera missed
-        {"side": "South", "distance": {}}]})
-    state = s.tracker.correct(corrected)
-    assert distance(state, "North") == {50: 1, 75: 1}
-    state = s.show(phantom, real, times=10)  # the sightings that made the mistake do not make it again
-    assert distance(state, "North") == {50: 1, 75: 1}
-    state = s.show(phantom, real, card("North", Card.DISTANCE_50, 200, 1), times=5)
-    assert distance(state, "North") == {50: 2, 75: 1}
-    assert [e.card for e in state.events] == [Card.DISTANCE_50, Card.DISTANCE_50]
-
-
-def test_a_correction_that_breaks_a_rule_is_refused():
-    from scoring.errors import IllegalHandError
-    from scoring.hand import SideRecord
-
-    s = Stream()
-    three_200s = HandRecord(goal=1000, sides=(SideRecord("North", {200: 3}), SideRecord("South")))
-    with pytest.raises(IllegalHandError):
-        s.tracker.correct(three_200s)
-
-
-def test_in_a_700_hand_playing_on_from_700_calls_the_extension():
-    s = Stream(goal=700)
-    cards = [card("North", Card.DISTANCE_200, 100, k) for k in range(2)] + \
-        [card("North", Card.DISTANCE_100, 200, k) for k in range(3)]
-    state = s.show(*cards, times=5)
-    assert state.completer == "North" and state.extension_called_by is None
-    state = s.show(*cards, card("North", Card.DISTANCE_75, 300), times=5)
-    assert state.extension_called_by == "North" and state.effective_goal == 1000
-    assert distance(state, "North") == {75: 1, 100: 3, 200: 2}
-    assert state.completer is None
-    assert state.record().extension_called_by == "North"
-
-
-def test_in_a_700_hand_passing_700_without_stopping_there_is_flagged():
-    s = Stream(goal=700)
-    cards = [card("South", Card.DISTANCE_200, 100, k) for k in range(2)] + \
-        [card("South", Card.DISTANCE_100, 200, k) for k in range(2)]
-    s.show(*cards, times=5)  # 600
-    state = s.show(*cards, card("South", Card.DISTANCE_200, 100, 2), card("South", Card.DISTANCE_75, 300), times=5)
-    assert distance(state, "South") == {200: 2, 100: 2, 75: 1}
-    assert {f.reason for f in state.flags} == {FlagReason.THIRD_200}
-    state = s.show(*cards, card("South", Card.DISTANCE_75, 300), card("South", Card.DISTANCE_100, 200, 2), times=5)
-    assert [f.reason for f in state.flags] == [FlagReason.THIRD_200, FlagReason.PAST_GOAL]
-    assert state.extension_called_by is None
-
-
-def test_the_draw_pile_goes_only_after_several_frames_without_it():
-    s = Stream()
-    assert s.show(times=3).draw_pile
-    assert s.show(draw_pile=False, times=4).draw_pile
-    assert s.show(draw_pile=True).draw_pile
-    assert s.show(draw_pile=False, times=4).draw_pile
-    assert not s.show(draw_pile=False, times=1).draw_pile
-
-
-@pytest.mark.parametrize("bad", [dict(minimum_frames_seen=0), dict(minimum_frames_seen=6, vote_window_frames=5),
-                                 dict(same_card_radius=0.9, moved_card_radius=0.5), dict(draw_pile_frames=0),
-                                 dict(minimum_evidence=6.0), dict(minimum_evidence=-1.0)])
-def test_settings_that_cannot_work_are_refused(bad):
-    with pytest.raises(ValueError):
-        ReconcileSettings(**bad)
 
 
 def test_when_the_source_ends_a_card_seen_steadily_since_it_landed_counts_after_fewer_frames():

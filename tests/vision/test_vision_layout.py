@@ -45,7 +45,7 @@ def test_the_contract_layout_parses_and_assigns_points():
         ({"sides": [{"side": "A", "zone": [[0, 0], [1, 1]]}]}, "polygon"),
         ({"sides": [{"side": "A", "zone": [[0, 0], [1, 1], [2, 2]]}]}, "no area"),
         ({"sides": [{"side": "A", "zone": [[0, 0], [9, 0], [9, 9]], "up": [0, 0]}]}, "zero vector"),
-        ({"sides": [{"side": "A", "zone": [[0, 0], [9, 0], [9, "x"]]}]}, "polygon"),
+        ({"sides": [{"side": "A", "zone": [[0, 0], [9, 0], [9, "x"]]}]}, r"zone\[2\]: a point of the zone.s polygon"),
         ({"sides": [{"side": "", "zone": [[0, 0], [9, 0], [9, 9]]}]}, "empty"),
         ({"sides": [{"side": "A", "zone": [[0, 0], [9, 0], [9, 9]]}] * 2}, "named twice"),
         ({"sides": [{"side": "A", "zone": [[0, 0], [9, 0], [9, 9]], "colour": 1}]}, "unknown field"),
@@ -129,8 +129,8 @@ def test_no_draw_pile_when_no_card_is_face_down():
                {"side": "C", "zone": [[0, 250], [300, 250], [300, 360]]}]},
 ])
 def test_a_layout_the_display_accepts_is_read_the_same_by_the_pipeline(layout):
-    """The display checks a person's zones strictly (``check_layout``, naming the field) before the pipeline
-    parses them (``TableLayout.from_json``): what the first accepts, the second reads to the same zones."""
+    """One check (``scoring.layout.check_layout``): the display's stricter mode (the table's sides) and the
+    file mode ``TableLayout.from_json`` uses read what the display accepts to the same zones."""
     from scoring.web.zones import check_layout
 
     checked = check_layout(layout, sides=[s["side"] for s in layout["sides"]])

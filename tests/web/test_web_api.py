@@ -1,4 +1,8 @@
-"""The HTTP API of CONTRACT.md §9 against a real ``borne serve`` process on loopback."""
+"""The HTTP API of CONTRACT.md §9 against a real ``borne serve`` process on loopback.
+
+Over 400 lines on purpose: one file walks the contract's routes in its order against one server process
+(started once for the module), so a reader checks the contract section by section here.
+"""
 
 from __future__ import annotations
 

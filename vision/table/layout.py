@@ -8,7 +8,6 @@
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -16,9 +15,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from scoring.hand import parse_side_name
+from scoring.layout import InvalidLayoutError, check_layout
 from vision.errors import LayoutError
-from vision.geometry import point_in_polygon, polygon_area
+from vision.geometry import point_in_polygon
 
 MIDDLE_BAND = 0.12
 """Share of the picture's height left to nobody between the two default zones (draw and discard piles)."""
@@ -98,59 +97,15 @@ class TableLayout:
 
     @classmethod
     def from_json(cls, data: object) -> TableLayout:
-        """Parse CONTRACT §4 strictly.
+        """Parse CONTRACT §4 strictly (:func:`scoring.layout.check_layout`, the display's check too).
 
         :raises LayoutError: naming the side and the field.
         """
-        if not isinstance(data, dict) or not isinstance(data.get("sides"), list):
-            raise LayoutError('a layout is {"sides": [{"side": …, "zone": [[x, y], …], "up": [dx, dy]}, …]}')
-        unknown = sorted(set(data) - {"sides"})
-        if unknown:
-            raise LayoutError(f"layout: unknown field {unknown[0]!r}")
-        raw_sides = data["sides"]
-        if not 1 <= len(raw_sides) <= 8:
-            raise LayoutError(f"layout: 1 to 8 sides, not {len(raw_sides)}")
-        sides = []
-        for i, raw in enumerate(raw_sides):
-            sides.append(_parse_side(raw, i))
-        names = [s.side for s in sides]
-        for n in names:
-            if names.count(n) > 1:
-                raise LayoutError(f"layout: side {n!r} is named twice")
-        return cls(sides=tuple(sides))
-
-
-def _parse_side(raw: object, index: int) -> SideZone:
-    if not isinstance(raw, dict):
-        raise LayoutError(f"layout: sides[{index}] is not an object")
-    unknown = sorted(set(raw) - {"side", "zone", "up"})
-    if unknown:
-        raise LayoutError(f"layout: sides[{index}]: unknown field {unknown[0]!r}")
-    try:
-        name = parse_side_name(raw.get("side"), field="side")
-    except ValueError as e:
-        raise LayoutError(f"layout: sides[{index}].side: {e}") from None
-    zone = raw.get("zone")
-    if (
-        not isinstance(zone, list)
-        or not 3 <= len(zone) <= 64
-        or not all(isinstance(p, list) and len(p) == 2 and all(_is_number(v) for v in p) for p in zone)
-    ):
-        raise LayoutError(f"layout: {name}: zone must be a polygon of 3 to 64 [x, y] points")
-    polygon = np.array(zone, dtype=np.float64)
-    if polygon_area(polygon) < 1.0:
-        raise LayoutError(f"layout: {name}: zone has no area")
-    up = raw.get("up")
-    direction: tuple[float, float] | None = None
-    if up is not None:
-        if not isinstance(up, list) or len(up) != 2 or not all(_is_number(v) for v in up):
-            raise LayoutError(f"layout: {name}: up must be a vector [dx, dy]")
-        norm = math.hypot(up[0], up[1])
-        if norm < 1e-6:
-            raise LayoutError(f"layout: {name}: up cannot be the zero vector")
-        direction = (up[0] / norm, up[1] / norm)
-    return SideZone(side=name, zone=polygon, up=direction)
-
-
-def _is_number(v: object) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+        try:
+            checked = check_layout(data)
+        except InvalidLayoutError as e:
+            raise LayoutError(f"layout: {e}") from None
+        return cls(sides=tuple(
+            SideZone(side=s["side"], zone=np.array(s["zone"], dtype=np.float64),
+                     up=None if "up" not in s else (s["up"][0], s["up"][1]))
+            for s in checked["sides"]))
