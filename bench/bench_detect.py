@@ -2,12 +2,14 @@
 
     python bench/bench_detect.py [--scenes 100] [--seed 9100] [--edition generic]
     python bench/bench_detect.py --photos FOLDER [--scenes N]   # photo-real scenes of `borne data photos`
+    python bench/bench_detect.py ... --detector build/models/detector-photo.onnx   # a newly trained detector
 
 Held out: scene seed 9100 (training used seeds 1 and 1001 for the detector, 21 for the recogniser)
 and table surfaces no training run used (tiles and laminate).
-Prints, for cards with at least a quarter of the face visible: card recall and precision of the cards
+Prints, for cards with at least a quarter of the face visible: card recall (by visible share and by the
+card's length in the picture) and precision of the cards
 `detect` lists (a found box matches a true box of the visible part at rotated IoU ≥ 0.5), face
-accuracy on matched cards, sideways accuracy on safeties; the exact census per side (distance per
+accuracy on matched cards, sideways accuracy on safeties; whether the draw pile is reported right; the exact census per side (distance per
 value, safeties and coups fourrés all right), over all sides and over the sides whose distance cards
 and safeties all show at least a quarter of the face (a hand reaching over a column hides the rest);
 the time per image (median and worst) with peak memory, and the bare detector
@@ -43,6 +45,8 @@ from vision.table.layout import TableLayout
 MATCH_IOU = 0.5
 
 
+SIZE_BANDS = ((0, 50, "under 50 px long"), (50, 80, "50–80 px"), (80, 130, "80–130 px"), (130, 10_000, "130 px or longer"))
+"""A card's size in the picture: the long side of its whole face (hidden parts too), in pixels."""
 VISIBLE_BANDS = ((0.25, 0.5, "25–50 % visible (strips)"), (0.5, 0.9, "50–90 % visible"), (0.9, 1.01, "whole cards (≥ 90 %)"))
 
 
@@ -50,6 +54,12 @@ def all_scoring_cards_show(side: dict[str, Any]) -> bool:
     """Every distance card and safety of a side's truth shows at least a quarter of its face."""
     return all(c["visible"] >= 0.25 for c in side["cards"]
                if c["card"] != "back" and (Card(c["card"]).is_distance or Card(c["card"]).is_safety))
+
+
+def card_length(corners: list[list[float]]) -> float:
+    """The long side of a card's whole face in the picture, in pixels."""
+    c = np.asarray(corners, dtype=np.float64)
+    return float(max(np.linalg.norm(c[1] - c[0]), np.linalg.norm(c[2] - c[1])))
 
 
 def main() -> None:
@@ -65,6 +75,8 @@ def main() -> None:
                         help="table surfaces (default: the ones no training run used)")
     parser.add_argument("--width", type=int, default=1280)
     parser.add_argument("--height", type=int, default=720)
+    parser.add_argument("--detector", default=None, metavar="MODEL.onnx",
+                        help="another detector than models/detector.onnx (a newly trained one)")
     parser.add_argument("--conf", type=float, default=None, help="detector confidence threshold (default: the runtime's)")
     parser.add_argument("--nms-iou", type=float, default=None, help="tile merge's rotated-NMS IoU (default: the runtime's)")
     parser.add_argument("--tile-share", type=float, default=None,
@@ -74,7 +86,8 @@ def main() -> None:
                         help="tile merge's duplicate overlap (default: the runtime's; 1 turns it off)")
     args = parser.parse_args()
 
-    reader = FrameReader.from_models(args.edition, still=True)  # as `borne detect` reads a photo
+    detector = Path(args.detector) if args.detector else None
+    reader = FrameReader.from_models(args.edition, still=True, detector=detector)  # as `borne detect` reads a photo
     if args.nms_iou is not None:
         reader.detector.iou_threshold = args.nms_iou  # type: ignore[attr-defined]
     if args.duplicate_overlap is not None:
@@ -140,6 +153,8 @@ def measure_stills(reader: FrameReader, stills: Iterable[Still], title: str) -> 
     sides_exact = sides_total = shown_exact = shown_total = 0
     times: list[float] = []
     by_visible: list[tuple[float, bool]] = []
+    by_size: list[tuple[float, bool]] = []
+    piles_right = stills_read = 0
     bare: list[float] = []
     base = reader.detector.base  # type: ignore[attr-defined]
     size = (0, 0)
@@ -175,6 +190,7 @@ def measure_stills(reader: FrameReader, stills: Iterable[Still], title: str) -> 
                 if overlap >= best_iou:
                     best, best_iou = k, overlap
             by_visible.append((v["visible"], best is not None))
+            by_size.append((card_length(v["corners"]), best is not None))
             if best is None:
                 continue
             used.add(best)
@@ -190,6 +206,8 @@ def measure_stills(reader: FrameReader, stills: Iterable[Still], title: str) -> 
             predictions += 1
             if k not in used and not any(iou(b, s.corners) >= 0.3 for b in boxes):
                 false_found += 1
+        stills_read += 1
+        piles_right += census.draw_pile == still.truth["draw_pile"]
         truth = {t["side"]: t for t in still.truth["sides"]}
         for side in census.to_json(with_cards=False)["sides"]:
             t = truth[side["side"]]
@@ -208,9 +226,15 @@ def measure_stills(reader: FrameReader, stills: Iterable[Still], title: str) -> 
         found = [f for vis, f in by_visible if low <= vis < high]
         if found:
             print(f"    recall, {name:<28} {sum(found) / len(found):.4f}  (n={len(found)})")
+    for low, high, name in SIZE_BANDS:
+        found = [f for length, f in by_size if low <= length < high]
+        if found:
+            print(f"    recall, cards {name:<22} {sum(found) / len(found):.4f}  (n={len(found)})")
     print(f"  card precision  {(predictions - false_found) / max(predictions, 1):.4f}  ({false_found} boxes on no card)")
     print(f"  face accuracy   {faces_right / max(faces_total, 1):.4f}  (matched cards)")
     print(f"  sideways        {sideways_right / max(sideways_total, 1):.4f}  ({sideways_total} safeties)")
+    print(f"  draw pile right {piles_right / max(stills_read, 1):.4f}  ({piles_right} of {stills_read} stills: "
+          "seen where there is one, none where there is none)")
     print(f"  exact census    {sides_exact / max(sides_total, 1):.4f}  ({sides_exact} of {sides_total} sides)")
     print(f"    sides whose distance cards and safeties all show ≥ 1/4 of the face: "
           f"{shown_exact / max(shown_total, 1):.4f}  ({shown_exact} of {shown_total}; the others have a card under a hand)")

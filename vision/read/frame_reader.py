@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 from numpy.typing import NDArray
@@ -44,18 +45,19 @@ class FrameReader:
         self._face_up = detector.class_names.index(FACE_UP_CLASS) if FACE_UP_CLASS in detector.class_names else 0
 
     @classmethod
-    def from_models(cls, edition: str = "generic", *, still: bool = False) -> FrameReader:
+    def from_models(cls, edition: str = "generic", *, still: bool = False, detector: Path | None = None) -> FrameReader:
         """The shipped detector, tiled, with the recogniser of ``edition``; ``still``: for one photo, with
         smaller tiles that find more of a column's strips at three times the work (see
-        :data:`vision.read.tiling.STILL_TILE_SHARE`), else for video.
+        :data:`vision.read.tiling.STILL_TILE_SHARE`), else for video. ``detector``: another ONNX detector than
+        the shipped one (benches compare a newly trained model with it).
 
         :raises ModelError: a model is missing or unreadable.
         """
         from vision.read.models import detector_path, load_recogniser
 
         share = STILL_TILE_SHARE if still else LIVE_TILE_SHARE
-        detector = TiledDetector(OnnxCardDetector(detector_path()), tile_share=share)
-        return cls(detector, load_recogniser(edition))
+        tiled = TiledDetector(OnnxCardDetector(detector or detector_path()), tile_share=share)
+        return cls(tiled, load_recogniser(edition))
 
     def read(self, image: NDArray[np.uint8]) -> FrameReading:
         found = self.detector.detect(image)
