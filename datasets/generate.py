@@ -39,10 +39,12 @@ def scene_for(seed: int, index: int, renderer: SceneRenderer) -> Scene:
     return renderer.render(table, rng)
 
 
-def write_scene(scene: Scene, out: Path, name: str, scheme: str) -> None:
+def write_scene(scene: Scene, out: Path, name: str, scheme: str, extra: dict[str, object] | None = None) -> None:
+    """The image, its OBB labels and its truth JSON (with ``extra`` fields, such as a photo's deck); the truth
+    is written last, so a scene whose truth exists is complete."""
     cv2.imwrite(str(out / "images" / f"{name}.jpg"), scene.image[..., ::-1], [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
     (out / "labels" / f"{name}.txt").write_text("".join(line + "\n" for line in obb_lines(scene, scheme)))
-    truth = truth_json(scene, image=f"images/{name}.jpg")
+    truth = truth_json(scene, image=f"images/{name}.jpg") | (extra or {})
     (out / "truth" / f"{name}.json").write_text(json.dumps(truth, separators=(",", ":")))
 
 

@@ -59,6 +59,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--seed", type=int, default=21)
     p.add_argument("--epochs", type=int, default=40)
     add_face_views_option(p)
+    p.add_argument("--photos", action="append", default=[], metavar="FOLDER",
+                   help="also cut the cards of the photo-real scenes in FOLDER (borne data photos) printed from this "
+                        "edition, each taught twice; repeatable")
     p.add_argument("--models", default="models", help="folder for the generic edition's recogniser")
     p.set_defaults(func=_recogniser)
 
@@ -114,12 +117,12 @@ def _recogniser(args: argparse.Namespace) -> int:
     import time
     from pathlib import Path
 
-    from borne.commands.vision import fit_with_progress
+    from borne.commands.vision import PHOTO_WEIGHT, fit_with_progress
     from vision.read.models import GENERIC, RECOGNISER_FILE
 
     started = time.monotonic()
     recogniser, crops = fit_with_progress(args.edition, scenes=args.scenes, views=args.face_views, seed=args.seed,
-                                          epochs=args.epochs)
+                                          epochs=args.epochs, photos=tuple(args.photos))
     if args.edition == GENERIC:
         target = Path(args.models) / f"recogniser-{GENERIC}.npz"
     else:
@@ -128,7 +131,7 @@ def _recogniser(args: argparse.Namespace) -> int:
         target = load_edition(args.edition).folder / RECOGNISER_FILE
     recogniser.save(target)
     record = {"edition": args.edition, "scenes": args.scenes, "face_views": args.face_views, "seed": args.seed,
-              "epochs": args.epochs,
+              "epochs": args.epochs, "photos": args.photos, "photo_weight": PHOTO_WEIGHT,
               "crops": int(len(crops.labels)), "seconds": round(time.monotonic() - started)}
     target.with_suffix(".train.json").write_text(json.dumps(record, indent=2) + "\n")
     print(f"wrote {target} from {len(crops.labels)} crops in {record['seconds']} s")

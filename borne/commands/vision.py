@@ -124,6 +124,9 @@ def _learn_faces(edition: Any, *, seed: int) -> None:
 
 
 FACE_VIEWS = 25_000
+PHOTO_WEIGHT = 2
+"""Each crop of a photo-real scene is taught this many times: they are few beside the 2-D scenes' and
+the face views', and they are the only ones with a photograph's light, gloss and white rims."""
 
 
 def add_face_views_option(p: argparse.ArgumentParser) -> None:
@@ -131,17 +134,28 @@ def add_face_views_option(p: argparse.ArgumentParser) -> None:
                    help=f"views cut straight from the face images, added to the scenes' crops (default {FACE_VIEWS:,})")
 
 
-def fit_with_progress(edition: str, *, scenes: int, views: int, seed: int, epochs: int = 40) -> tuple[Any, Any]:
-    """Render scenes, draw face views and fit the edition's recogniser, with a progress bar for each step."""
+def fit_with_progress(
+    edition: str, *, scenes: int, views: int, seed: int, epochs: int = 40, photos: tuple[str, ...] = (),
+    photo_weight: int = PHOTO_WEIGHT,
+) -> tuple[Any, Any]:
+    """Render scenes, draw face views, cut the cards of photo-real scenes printed from ``edition`` (each
+    crop taught ``photo_weight`` times) and fit the edition's recogniser, with a progress bar for each step."""
+    from pathlib import Path
+
     from tqdm import tqdm
 
-    from vision.training.face_fitting import collect_crops, collect_face_views, fit_recogniser
+    from vision.training.face_fitting import collect_crops, collect_face_views, collect_photo_crops, fit_recogniser
 
     with tqdm(total=scenes, desc="rendering scenes", unit="scene") as bar:
         crops = collect_crops(edition, scenes=scenes, seed=seed, progress=lambda n: bar.update(1))
     if views > 0:
         with tqdm(total=views, desc="drawing face views", unit="view") as bar:
             crops = crops.joined(collect_face_views(edition, views, seed=seed, progress=lambda n: bar.update(n - bar.n)))
+    if photos:
+        with tqdm(desc="cutting photo-real cards", unit="scene") as bar:
+            photo = collect_photo_crops([Path(f) for f in photos], edition, seed=seed, progress=lambda n: bar.update(1))
+        for _ in range(photo_weight):
+            crops = crops.joined(photo)
     with tqdm(total=epochs, desc="fitting recogniser", unit="epoch") as bar:
         def epoch_done(epoch: int, loss: float) -> None:
             bar.update(1)

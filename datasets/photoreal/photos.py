@@ -2,6 +2,8 @@
 
     out/images/000000.jpg  out/labels/000000.txt  out/truth/000000.json  out/dataset.yaml
 
+The truth JSON is the 2-D scenes' with the deck the cards are printed from (``edition``).
+
 Scene ``i`` of seed ``s`` is the same moment of the same simulated hand as 2-D scene ``i`` would be
 (:func:`datasets.generate.scene_for` draws from the same generator), rendered by Blender. Labels come
 from the render itself: card corners projected with the camera, visible fractions and visible boxes
@@ -107,7 +109,7 @@ def generate_photos(
             folder = out / ".passes" / f"{i:06d}"
             idbuf = id_buffer(read_pass(folder, "index"), len(stage.arrangement.cards))
             scene = labelled_scene(stage, table, photo_from_passes(folder, rng), idbuf)
-            write_scene(scene, out, f"{i:06d}", "ids")
+            write_scene(scene, out, f"{i:06d}", "ids", {"edition": stage.deck})
             shutil.rmtree(folder)
             if progress is not None:
                 progress(1)

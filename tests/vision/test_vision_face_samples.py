@@ -108,3 +108,26 @@ def test_table_boxes_lie_where_no_card_shows_and_are_taught_as_nothing_to_read()
     table = crops.visible == 0
     assert TABLE_BOXES_PER_SCENE <= table.sum() <= 3 * TABLE_BOXES_PER_SCENE
     assert (crops.labels[table] == TURNED).all()
+
+
+def test_photo_real_crops_are_cut_from_the_scenes_printed_from_the_edition(tmp_path):
+    """`borne train recogniser --photos`: each readable card of a scene whose deck is the edition, upright
+    and read askew; scenes of another deck give nothing."""
+    import json
+
+    from datasets.generate import generate_scenes
+    from vision.training.face_fitting import CLASSES, TURNED, collect_photo_crops
+
+    folder = tmp_path / "photos"  # the layout and truth of `borne data photos`
+    generate_scenes(folder, count=3, seed=4, scheme="ids", progress=False)
+    truths = sorted((folder / "truth").glob("*.json"))
+    other = json.loads(truths[2].read_text()) | {"edition": "procedural-7"}
+    truths[2].write_text(json.dumps(other))
+    crops = collect_photo_crops([folder], "generic", seed=1)
+    shown = [c for t in truths[:2] for s in json.loads(t.read_text())["sides"] for c in s["cards"]
+             if c["card"] != "back" and c["visible"] >= 0.3 and c["visible_corners"] is not None]
+    readable = crops.labels < len(CLASSES)
+    assert readable.sum() >= 0.8 * len(shown) and (crops.labels == TURNED).sum() >= readable.sum()
+    assert {CLASSES[k].value for k in crops.labels[readable]} <= {c["card"] for c in shown} | {
+        c["card"] for t in truths[:2] for c in json.loads(t.read_text())["table_cards"]}
+    assert len(collect_photo_crops([folder], "retro", seed=1).labels) == 0

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import cv2
@@ -86,43 +87,86 @@ def collect_crops(
 
     renderer = SceneRenderer(SceneSpec(width=width, height=height, edition=edition, random_faces=0.0))
     rng = np.random.default_rng([seed, 7])
-    crops, labels, visible = [], [], []
+    cut = _Cuts()
     for i in range(scenes):
         scene = scene_for(seed, i, renderer)
         image = np.ascontiguousarray(scene.image[..., ::-1])
         for view in scene.views:
-            card = view.placed.card
-            box = view.visible_corners
-            if card is None or box is None or view.random_face:
-                continue
-            sides = np.linalg.norm(np.roll(box, -1, axis=0) - box, axis=1)
-            if sides.min() < MIN_SIDE_PX:
-                continue
-            q = box + rng.normal(0, jitter_px, (4, 2))
-            if view.visible < SLIVER_VISIBLE or box_fill(view.corners, box, view.visible) < MIN_BOX_FILL:
-                # a sliver: what the recogniser must not read as a card
-                crops.append(cut_card(image, np.roll(q, -int(rng.integers(0, 4)), axis=0)))
-                labels.append(TURNED)
-                visible.append(view.visible)
-                continue
-            crops.append(cut_card(image, q))
-            labels.append(CLASSES.index(card))
-            visible.append(view.visible)
-            # The same box under a wrong quarter turn teaches the recogniser what a face read askew looks like.
-            crops.append(cut_card(image, np.roll(q, -int(rng.integers(1, 4)), axis=0)))
-            labels.append(TURNED)
-            visible.append(view.visible)
+            if view.placed.card is not None and view.visible_corners is not None and not view.random_face:
+                cut.card(image, view.placed.card, view.corners, view.visible_corners, view.visible, rng, jitter_px)
         for box in table_boxes(scene, rng, TABLE_BOXES_PER_SCENE):
-            crops.append(cut_card(image, box))
-            labels.append(TURNED)
-            visible.append(0.0)
+            cut.add(cut_card(image, box), TURNED, 0.0)
         if progress is not None:
             progress(i + 1)
-    return CropSet(
-        crops=np.asarray(crops, dtype=np.uint8).reshape(-1, CROP_HEIGHT, CROP_WIDTH, 3),
-        labels=np.asarray(labels, dtype=np.int64),
-        visible=np.asarray(visible, dtype=np.float64),
-    )
+    return cut.crop_set()
+
+
+def collect_photo_crops(
+    folders: list[Path], edition: str, *, seed: int, jitter_px: float = 1.5,
+    progress: Callable[[int], None] | None = None,
+) -> CropSet:
+    """Cut every readable face-up card out of the photo-real scenes (``borne data photos``) printed from
+    ``edition``: the light, gloss, white rims and denoised texture of a photograph, which 2-D scenes lack.
+
+    A scene's deck is its truth's ``edition`` (scenes written before it was recorded count as the generic
+    edition's only in a folder rendered with ``--edition generic``, the default)."""
+    import json
+
+    rng = np.random.default_rng([seed, 17])
+    cut = _Cuts()
+    done = 0
+    for folder in folders:
+        for path in sorted((folder / "truth").glob("*.json")):
+            truth = json.loads(path.read_text())
+            if truth.get("edition", "generic") != edition:
+                continue
+            loaded = cv2.imread(str(folder / truth["image"]))
+            if loaded is None:
+                continue
+            image = np.asarray(loaded, dtype=np.uint8)
+            for c in [c for side in truth["sides"] for c in side["cards"]] + truth["table_cards"]:
+                if c["card"] != "back" and c["visible_corners"] is not None and not c["random_face"]:
+                    cut.card(image, Card(c["card"]), np.asarray(c["corners"], np.float64),
+                             np.asarray(c["visible_corners"], np.float64), float(c["visible"]), rng, jitter_px)
+            done += 1
+            if progress is not None:
+                progress(done)
+    return cut.crop_set()
+
+
+class _Cuts:
+    """Crops gathered with their labels: each readable card upright, and again under a wrong quarter turn."""
+
+    def __init__(self) -> None:
+        self.crops: list[NDArray[np.uint8]] = []
+        self.labels: list[int] = []
+        self.visible: list[float] = []
+
+    def add(self, crop: NDArray[np.uint8], label: int, visible: float) -> None:
+        self.crops.append(crop)
+        self.labels.append(label)
+        self.visible.append(visible)
+
+    def card(self, image: NDArray[np.uint8], card: Card, corners: NDArray[np.floating], box: NDArray[np.floating],
+             visible: float, rng: np.random.Generator, jitter_px: float) -> None:
+        sides = np.linalg.norm(np.roll(box, -1, axis=0) - box, axis=1)
+        if sides.min() < MIN_SIDE_PX:
+            return
+        q = box + rng.normal(0, jitter_px, (4, 2))
+        if visible < SLIVER_VISIBLE or box_fill(corners, box, visible) < MIN_BOX_FILL:
+            # a sliver: what the recogniser must not read as a card
+            self.add(cut_card(image, np.roll(q, -int(rng.integers(0, 4)), axis=0)), TURNED, visible)
+            return
+        self.add(cut_card(image, q), CLASSES.index(card), visible)
+        # The same box under a wrong quarter turn teaches the recogniser what a face read askew looks like.
+        self.add(cut_card(image, np.roll(q, -int(rng.integers(1, 4)), axis=0)), TURNED, visible)
+
+    def crop_set(self) -> CropSet:
+        return CropSet(
+            crops=np.asarray(self.crops, dtype=np.uint8).reshape(-1, CROP_HEIGHT, CROP_WIDTH, 3),
+            labels=np.asarray(self.labels, dtype=np.int64),
+            visible=np.asarray(self.visible, dtype=np.float64),
+        )
 
 
 def table_boxes(scene: Scene, rng: np.random.Generator, count: int) -> list[NDArray[np.float64]]:
