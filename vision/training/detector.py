@@ -85,7 +85,8 @@ def render_dataset(recipe: DetectorRecipe, data_dir: Path, *, progress: bool = T
     for photo_folder in recipe.photos:
         photo_train, photo_val = photo_tiles(Path(photo_folder), data_dir.parent / "photo-tiles", recipe)
         train.append(photo_train)
-        val.append(photo_val)
+        if photo_val.is_dir():  # a folder of fewer scenes than photo_val_every has none to validate on
+            val.append(photo_val)
     yaml = data_dir / ("data.yaml" if not recipe.photos else f"data-{_photos_key(recipe)}.yaml")
     yaml.write_text(
         "train:\n" + "".join(f"  - {p}\n" for p in train) + "val:\n" + "".join(f"  - {p}\n" for p in val)
