@@ -38,9 +38,13 @@ def denoise(image: NDArray[np.float32], albedo: NDArray[np.float32], normal: NDA
     device = oidn.NewDevice()
     oidn.CommitDevice(device)
     flt = oidn.NewFilter(device, "RT")
+    # the filter only borrows these buffers: they must live until it has run (a temporary freed after
+    # SetSharedFilterImage left the filter reading reused memory, so each call denoised differently)
+    shared = {"color": np.ascontiguousarray(image, np.float32), "albedo": np.ascontiguousarray(np.clip(albedo, 0, 1), np.float32),
+              "normal": np.ascontiguousarray(normal, np.float32), "output": out}
     try:
-        for name, data in (("color", image), ("albedo", np.clip(albedo, 0, 1)), ("normal", normal), ("output", out)):
-            oidn.SetSharedFilterImage(flt, name, np.ascontiguousarray(data, np.float32), oidn.FORMAT_FLOAT3, w, h)
+        for name, data in shared.items():
+            oidn.SetSharedFilterImage(flt, name, data, oidn.FORMAT_FLOAT3, w, h)
         oidn.CommitFilter(flt)
         oidn.ExecuteFilter(flt)
     finally:

@@ -166,3 +166,15 @@ def test_a_mixed_stage_prints_its_cards_from_the_deck_it_drew(tmp_path):
     assert len(images) == 1
     if stage.deck != "generic":
         assert images == {(tmp_path / "cache" / "decks" / stage.deck).resolve()}
+
+
+def test_the_denoiser_gives_the_same_picture_every_time():
+    """Open Image Denoise only borrows its buffers: each must outlive the filter (a freed temporary made every call differ)."""
+    from datasets.photoreal.finish import denoise
+
+    rng = np.random.default_rng(4)
+    image, albedo = rng.random((40, 64, 3), dtype=np.float32), rng.uniform(-0.2, 1.2, (40, 64, 3)).astype(np.float32)
+    normal = rng.uniform(-1, 1, (40, 64, 3)).astype(np.float32)
+    first = denoise(image, albedo, normal)
+    for _ in range(3):
+        assert np.array_equal(denoise(image, albedo, normal), first)
