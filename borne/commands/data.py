@@ -223,15 +223,20 @@ def run_photo_sequences(args: argparse.Namespace) -> int:
     for i in range(args.count):
         out = root / f"hand_{i:03d}"
         t = time.perf_counter()
-        with tqdm(desc=f"hand {i}", unit="frame") as bar:
+        bars: list[tqdm] = []  # drawn once the hand is planned: a refused folder leaves no empty bar behind
 
-            def tick(done: int, total: int, bar: tqdm = bar) -> None:
-                bar.total = total
-                bar.update(done - bar.n)
+        def tick(done: int, total: int, bars: list[tqdm] = bars, i: int = i) -> None:
+            if not bars:  # frames already written count, but not in the rate
+                bars.append(tqdm(total=total, initial=done, desc=f"hand {i}", unit="frame"))
+            bars[0].update(done - bars[0].n)
 
+        try:
             summary = generate_photo_sequence(out, seed=args.seed + i, spec=spec, sides=args.sides,
                                               max_frames=args.max_frames, progress=tick, video=not args.no_video,
                                               cache=root / ".textures")
+        finally:
+            for bar in bars:
+                bar.close()
         print(f"{out}: {summary['frames']} frames ({summary['rendered']} rendered in {time.perf_counter() - t:.0f} s), "
               f"{summary['plays']} plays, video {summary['video']}", file=sys.stderr)
     return 0

@@ -55,7 +55,8 @@ def generate_photo_sequence(
     """Render the hand of ``seed`` photo-real into ``out``; returns a summary (frames, plays, rendered, video path).
 
     ``progress(done, total)`` is called once the frames are planned and after each frame; ``cache``
-    holds textures and decks (several hands may share one).
+    holds textures and decks (several hands may share one). ``spec.hands`` plays no part: the plan
+    says when a hand is over the table.
 
     :raises SceneSpecError: a bad spec, ``max_frames`` below 1, no Blender, Blender failing, or a folder
         rendered with other settings.
@@ -150,8 +151,8 @@ def _settings(out: Path, settings: dict[str, Any]) -> dict[str, Any]:
         recorded = json.loads(path.read_text())
         changed = [k for k in SETTINGS if recorded.get(k) != settings[k]]
         if changed:
-            raise SceneSpecError(f"{out}: rendered with other settings ({', '.join(f'{k} {recorded.get(k)}' for k in changed)}); "
-                                 "render into another folder")
+            differ = ", ".join(f"{k} {recorded.get(k)} there, {settings[k]} now" for k in changed)
+            raise SceneSpecError(f"{out}: rendered with other settings ({differ}); render into another folder")
         return recorded
     write_if_changed(path, json.dumps(settings, indent=1))
     return dict(settings)
