@@ -3,7 +3,8 @@
 The same files as a 2-D sequence, so ``borne replay`` and ``bench/bench_replay.py`` read either:
 
     out/frames/000000.jpg …  out/truth/000000.json …  out/video.mp4 (or video.avi)
-    out/layout.json  out/hand.json  out/events.json  out/sequence.json (the settings, the locked exposure)
+    out/layout.json  out/hand.json  out/events.json
+    out/sequence.json (the settings, the deck the cards are printed from, the locked exposure)
 
 The frames follow the 2-D plan of the seed (:func:`datasets.frame_plan.plan_hand`): the same table
 states, the same camera, knocks and reaches, so the events and the final record are the 2-D ones.
@@ -70,9 +71,10 @@ def generate_photo_sequence(
     passes = out / ".passes"
     for folder in (out / "frames", out / "truth", passes):
         folder.mkdir(parents=True, exist_ok=True)
-    settings = _settings(out, {"seed": seed, "sides": sides, "width": spec.width, "height": spec.height, "samples": spec.samples,
-                               "edition": spec.edition, "objects": spec.objects, "held_out": spec.held_out})
     shot_on = draw_set(np.random.default_rng([seed, 17]), spec, cache or passes / "textures", plan.final, plan.camera)
+    settings = _settings(out, {"seed": seed, "sides": sides, "width": spec.width, "height": spec.height, "samples": spec.samples,
+                               "edition": spec.edition, "objects": spec.objects, "held_out": spec.held_out,
+                               "deck": shot_on.deck})
     shots = list(plan.shots())
     todo = [s for s in shots if not _truth(out, s.index).is_file()]
     done = len(shots) - len(todo)

@@ -220,6 +220,8 @@ def test_a_photo_real_hand_is_the_2d_hand_of_its_seed_in_the_same_files(photo_ha
         assert cards == [[(c["card"], c["corners"]) for c in s["cards"]] for s in drawn["sides"]] + [
             [(c["card"], c["corners"]) for c in drawn["table_cards"]]]
     assert any(p.name.startswith("video.") for p in out.iterdir())
+    recorded = json.loads((out / "sequence.json").read_text())
+    assert recorded["seed"] == HAND_SEED and recorded["deck"] == "generic" and recorded["exposure"] > 0
 
 
 def test_the_frames_of_a_photo_real_hand_show_one_table(photo_hand):
