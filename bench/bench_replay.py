@@ -1,6 +1,7 @@
 """Whole hands replayed through the live pipeline: exact records, phantom events, delay, speed, memory.
 
     python bench/bench_replay.py [--hands 10] [--seed 31337] [--width 1280 --height 720] [--truth-detector] [--truth-ids]
+    python bench/bench_replay.py --photos DIR [--truth-detector] [--truth-ids]
 
 Renders held-out hands (seeds nobody trained or tuned on, on the table surfaces no training run
 used) with the data engine, replays each
@@ -16,6 +17,10 @@ through the pipeline exactly as ``borne replay`` does, and compares with the han
 - delay: frames and seconds (at the sequence's 10 frames per second, and at the pipeline's own
   rate) from the frame a card landed to the frame the pipeline counted it;
 - frames per second and peak memory (RSS) of the replay itself.
+
+``--photos DIR`` replays the photo-real hands already rendered in ``DIR/hand_*`` instead of rendering
+2-D ones; the report is the same (``borne data photo-sequences --seed 31337 --held-out --out DIR``
+renders the hands of the 2-D default, at the size it is given).
 
 ``--truth-detector`` replays the true boxes instead of running ``models/detector.onnx`` (the
 recogniser still reads every face); ``--truth-ids`` also replaces the recogniser with the true ids,
@@ -98,6 +103,17 @@ def compare(out: dict, folder: Path) -> dict:
             "late": late, "missed": len(unmatched), "delays": delays, "plays": len(played)}
 
 
+def photo_folders(root: Path) -> list[Path]:
+    """The finished hands of ``borne data photo-sequences`` in ``root``, in order."""
+    return sorted(p for p in root.glob("hand_*") if (p / "hand.json").is_file())
+
+
+def rendered_with(folder: Path) -> dict:
+    """A photo-real hand's settings (``sequence.json``: seed, sides, size …); empty when missing."""
+    path = folder / "sequence.json"
+    return json.loads(path.read_text()) if path.is_file() else {}
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--hands", type=int, default=10)
@@ -110,9 +126,16 @@ def main() -> int:
     ap.add_argument("--truth-detector", action="store_true", help="replay the true boxes instead of the trained detector")
     ap.add_argument("--truth-ids", action="store_true", help="with --truth-detector: also the true ids (reconciler alone)")
     ap.add_argument("--keep", metavar="DIR", default=None, help="render the hands into DIR and keep them")
+    ap.add_argument("--photos", metavar="DIR", default=None,
+                    help="replay the photo-real hands rendered in DIR (borne data photo-sequences) instead of rendering 2-D hands")
     args = ap.parse_args()
     if args.truth_ids and not args.truth_detector:
         ap.error("--truth-ids needs --truth-detector")
+    if args.photos and args.keep:
+        ap.error("--photos replays hands already rendered; --keep renders 2-D ones")
+    photo_hands = photo_folders(Path(args.photos)) if args.photos else []
+    if args.photos and not photo_hands:
+        ap.error(f"{args.photos}: no rendered hands (hand_*/ with hand.json); render them with borne data photo-sequences")
     recogniser = FaceRecogniser.load(recogniser_path("generic"))
     onnx = None
     if not args.truth_detector:
@@ -129,7 +152,7 @@ def main() -> int:
     if onnx is not None:
         original = onnx.detect
 
-        def timed(image):  # type: ignore[no-untyped-def]
+        def timed(image):
             nonlocal detector_seconds
             t0 = time.perf_counter()
             found = original(image)
@@ -137,9 +160,10 @@ def main() -> int:
             return found
 
         onnx.detect = timed  # type: ignore[method-assign]  # the detector's own share of each frame
-    for h in range(args.hands):
-        folder = root / f"hand_{h:03d}"
-        if not (folder / "hand.json").is_file():
+    folders = photo_hands or [root / f"hand_{h:03d}" for h in range(args.hands)]
+    seeds = [rendered_with(f).get("seed", "?") for f in photo_hands] or [args.seed + h for h in range(args.hands)]
+    for h, folder in enumerate(folders):
+        if not photo_hands and not (folder / "hand.json").is_file():
             spec = SceneSpec(width=args.width, height=args.height, surfaces=tuple(args.surfaces.split(",")))
             generate_sequence(folder, seed=args.seed + h, spec=spec,
                               sides=args.sides, video=False, progress=False)
@@ -162,15 +186,20 @@ def main() -> int:
         row = compare(out, folder)
         rows.append(row)
         mark = "exact" if row["exact"] else ("WRONG, flagged" if row["flagged"] else "WRONG, silent")
-        print(f"hand {h} (seed {args.seed + h}): {pipeline.frames} frames, {row['plays']} scored plays, {mark}, "
+        print(f"hand {h} (seed {seeds[h]}): {pipeline.frames} frames, {row['plays']} scored plays, {mark}, "
               f"{row['phantoms']} phantom, {row['late']} late, {row['missed']} missed", file=sys.stderr)
     n = len(rows)
     delays = [d for r in rows for d in r["delays"]]
     fps = frames / busy if busy else 0.0
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     mode = "truth boxes + true ids" if args.truth_ids else ("truth boxes + recogniser" if args.truth_detector else "detector.onnx + recogniser")
-    print(f"replay of {n} held-out hands (seeds {args.seed}–{args.seed + n - 1}, surfaces {args.surfaces}), "
-          f"{args.width}×{args.height}, {args.sides} sides, {mode}")
+    if photo_hands:
+        first = rendered_with(photo_hands[0])
+        print(f"replay of {n} photo-real hands in {args.photos} (seeds {', '.join(str(s) for s in seeds)}), "
+              f"{first.get('width', '?')}×{first.get('height', '?')}, {first.get('sides', '?')} sides, {mode}")
+    else:
+        print(f"replay of {n} held-out hands (seeds {args.seed}–{args.seed + n - 1}, surfaces {args.surfaces}), "
+              f"{args.width}×{args.height}, {args.sides} sides, {mode}")
     print(f"  exact hand record: {sum(r['exact'] for r in rows)}/{n} ({sum(r['exact'] for r in rows) / n:.0%}); "
           f"facts right (distance, safeties): {sum(r['facts'] for r in rows)}/{n}; "
           f"wrong and silent (no flag): {sum(1 for r in rows if not r['exact'] and not r['flagged'])}")

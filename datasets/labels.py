@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from datasets.arrangement import Arrangement
 from datasets.camera import project
 from datasets.scene import Scene
 from scoring.cards import Card
@@ -57,12 +58,17 @@ def _pts(a: np.ndarray) -> list[list[float]]:
 
 def layout_json(scene: Scene) -> dict[str, Any]:
     """The table layout of the scene in image pixels (CONTRACT §4)."""
+    return layout_of(scene.arrangement, scene.homography)
+
+
+def layout_of(arrangement: Arrangement, homography: np.ndarray) -> dict[str, Any]:
+    """The table layout of an arrangement seen through ``homography`` (table mm → pixels), without a rendered scene."""
     sides = []
-    for area in scene.arrangement.areas:
+    for area in arrangement.areas:
         centre = area.corners.mean(axis=0)
-        q = project(scene.homography, np.array([centre, centre + np.array(area.up) * 50]))
+        q = project(homography, np.array([centre, centre + np.array(area.up) * 50]))
         up = (q[1] - q[0]) / (np.linalg.norm(q[1] - q[0]) + 1e-9)
-        sides.append({"side": area.side, "zone": _pts(project(scene.homography, area.corners)),
+        sides.append({"side": area.side, "zone": _pts(project(homography, area.corners)),
                       "up": [round(float(up[0]), 4), round(float(up[1]), 4)]})
     return {"sides": sides}
 

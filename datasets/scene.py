@@ -175,6 +175,8 @@ def _main_run(values: np.ndarray, length: float, full_px: float, *, bins: int) -
     step = length / bins
     lo_edge, hi_edge = (best[0] - 1) * step, (best[1] + 1) * step
     inside = values[(values >= lo_edge) & (values <= hi_edge)]
+    if len(inside) == 0:  # a pixel or two just outside the face (its anti-aliased rim) on a tiny card
+        inside = values
     return float(np.clip(inside.min(), 0, length)), float(np.clip(inside.max(), 0, length))
 
 

@@ -1,10 +1,14 @@
-"""``borne cards export|sheet`` and ``borne data scenes|sequences``: the card art and synthetic table data."""
+"""``borne cards export|sheet`` and ``borne data scenes|sequences|photos|photo-sequences``: the card art and synthetic table data."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from datasets.photoreal.stage import PhotoSpec
 
 
 def _guarded(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
@@ -60,11 +64,22 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     _what_and_where(p)
     p.add_argument("--start", type=int, default=0, help="index of the first scene (default 0)")
-    p.add_argument("--samples", type=int, default=8, help="Cycles samples per pixel before denoising (default 8)")
-    p.add_argument("--threads", type=int, default=2, help="Blender's render threads (default 2)")
-    p.add_argument("--held-out", action="store_true",
-                   help="the test split: surfaces and world lights no training scene uses")
+    _blender_options(p)
     p.set_defaults(func=_guarded(run_photos))
+    p = dsub.add_parser(
+        "photo-sequences", help="render whole hands photo-real with Blender: the files of `data sequences`, for `borne replay`",
+        description="Whole hands filmed as 2-D sequences film them (for a hand's seed: the same table states, camera and "
+        "reaches, so the same events and final record), rendered photo-real: one table, light and set of objects per hand, the cards "
+        "keeping their bends, arms reaching in from the players' seats. Hand i is the hand of seed SEED + i, written to "
+        "OUT/hand_XXX (the hands `bench/bench_replay.py --seed SEED` renders in 2-D at the same size). Resumable: frames "
+        "already written are kept. Seconds per frame: use --max-frames and a small size to try it. Needs Blender.",
+    )
+    _what_and_where(p)
+    _blender_options(p)
+    p.add_argument("--sides", type=int, default=2, choices=(2, 3, 4), help="sides at the table (default 2)")
+    p.add_argument("--max-frames", type=int, default=None, help="stop each hand after this many frames")
+    p.add_argument("--no-video", action="store_true", help="write frames only")
+    p.set_defaults(func=_guarded(run_photo_sequences))
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -80,6 +95,21 @@ def _what_and_where(p: argparse.ArgumentParser) -> None:
     p.add_argument("--width", type=int, default=1280)
     p.add_argument("--height", type=int, default=720)
     p.add_argument("--edition", default="generic", help="edition whose faces are drawn (default: generic)")
+
+
+def _blender_options(p: argparse.ArgumentParser) -> None:
+    """How finely Blender renders, and which split (training or held out) the surfaces and lights come from."""
+    p.add_argument("--samples", type=int, default=8, help="Cycles samples per pixel before denoising (default 8)")
+    p.add_argument("--threads", type=int, default=2, help="Blender's render threads (default 2)")
+    p.add_argument("--held-out", action="store_true",
+                   help="the test split: surfaces and world lights no training scene uses")
+
+
+def _photo_spec(args: argparse.Namespace) -> PhotoSpec:
+    from datasets.photoreal.stage import PhotoSpec
+
+    return PhotoSpec(width=args.width, height=args.height, edition=args.edition, samples=args.samples,
+                     threads=args.threads, held_out=args.held_out)
 
 
 def _spec(args: argparse.Namespace, random_faces: float = 0.0) -> object:
@@ -160,14 +190,53 @@ def run_photos(args: argparse.Namespace) -> int:
 
     from borne.commands import CommandError
     from datasets.photoreal.photos import generate_photos
-    from datasets.photoreal.stage import PhotoSpec
 
     if args.count < 1:
         raise CommandError(f"--count must be at least 1, not {args.count}")
-    spec = PhotoSpec(width=args.width, height=args.height, edition=args.edition, samples=args.samples,
-                     threads=args.threads, held_out=args.held_out)
+    spec = _photo_spec(args)
     t = time.perf_counter()
     with tqdm(total=args.count, desc="photos", unit="scene") as bar:
         generate_photos(Path(args.out), count=args.count, seed=args.seed, spec=spec, start=args.start, progress=bar.update)
     print(f"{args.out}: {args.count} photo-real scenes in {time.perf_counter() - t:.0f} s", file=sys.stderr)
+    return 0
+
+
+def run_photo_sequences(args: argparse.Namespace) -> int:
+    import time
+    from pathlib import Path
+
+    from tqdm import tqdm
+
+    from borne.commands import CommandError
+    from datasets.photoreal.photos import BLENDER, blender_available
+    from datasets.photoreal.sequences import generate_photo_sequence
+
+    if args.count < 1:
+        raise CommandError(f"--count must be at least 1, not {args.count}")
+    if args.max_frames is not None and args.max_frames < 1:
+        raise CommandError(f"--max-frames must be at least 1, not {args.max_frames}")
+    spec = _photo_spec(args)
+    spec.check()  # before any progress bar is drawn
+    if not blender_available():
+        raise CommandError(f"{BLENDER}: not found; photo-real sequences need Blender (apt-get install blender)")
+    root = Path(args.out)
+    for i in range(args.count):
+        out = root / f"hand_{i:03d}"
+        t = time.perf_counter()
+        bars: list[tqdm] = []  # drawn once the hand is planned: a refused folder leaves no empty bar behind
+
+        def tick(done: int, total: int, bars: list[tqdm] = bars, i: int = i) -> None:
+            if not bars:  # frames already written count, but not in the rate
+                bars.append(tqdm(total=total, initial=done, desc=f"hand {i}", unit="frame"))
+            bars[0].update(done - bars[0].n)
+
+        try:
+            summary = generate_photo_sequence(out, seed=args.seed + i, spec=spec, sides=args.sides,
+                                              max_frames=args.max_frames, progress=tick, video=not args.no_video,
+                                              cache=root / ".textures")
+        finally:
+            for bar in bars:
+                bar.close()
+        print(f"{out}: {summary['frames']} frames ({summary['rendered']} rendered in {time.perf_counter() - t:.0f} s), "
+              f"{summary['plays']} plays, video {summary['video']}", file=sys.stderr)
     return 0

@@ -38,9 +38,13 @@ def denoise(image: NDArray[np.float32], albedo: NDArray[np.float32], normal: NDA
     device = oidn.NewDevice()
     oidn.CommitDevice(device)
     flt = oidn.NewFilter(device, "RT")
+    # the filter only borrows these buffers: they must live until it has run (a temporary freed after
+    # SetSharedFilterImage left the filter reading reused memory, so each call denoised differently)
+    shared = {"color": np.ascontiguousarray(image, np.float32), "albedo": np.ascontiguousarray(np.clip(albedo, 0, 1), np.float32),
+              "normal": np.ascontiguousarray(normal, np.float32), "output": out}
     try:
-        for name, data in (("color", image), ("albedo", np.clip(albedo, 0, 1)), ("normal", normal), ("output", out)):
-            oidn.SetSharedFilterImage(flt, name, np.ascontiguousarray(data, np.float32), oidn.FORMAT_FLOAT3, w, h)
+        for name, data in shared.items():
+            oidn.SetSharedFilterImage(flt, name, data, oidn.FORMAT_FLOAT3, w, h)
         oidn.CommitFilter(flt)
         oidn.ExecuteFilter(flt)
     finally:
@@ -49,10 +53,15 @@ def denoise(image: NDArray[np.float32], albedo: NDArray[np.float32], normal: NDA
     return out
 
 
-def expose(linear: NDArray[np.float32], rng: np.random.Generator) -> NDArray[np.float32]:
-    """Metering as a phone does: the bright end of the scene (not its highlights) lands near white."""
+def meter(linear: NDArray[np.float32]) -> float:
+    """The light a phone meters: the bright end of the scene (its 92nd percentile), not its highlights."""
     luma = linear @ np.array([0.2126, 0.7152, 0.0722], np.float32)
-    key = float(np.percentile(luma, 92)) + 1e-6
+    return float(np.percentile(luma, 92)) + 1e-6
+
+
+def expose(linear: NDArray[np.float32], rng: np.random.Generator, key: float | None = None) -> NDArray[np.float32]:
+    """Metering as a phone does: the metered light (:func:`meter`, or ``key`` when locked) lands near white."""
+    key = meter(linear) if key is None else key
     return linear * (float(rng.uniform(0.62, 0.85)) / key)
 
 
@@ -64,15 +73,20 @@ def tone(exposed: NDArray[np.float32]) -> NDArray[np.float32]:
     return np.where(shoulder <= 0.0031308, 12.92 * shoulder, 1.055 * np.power(shoulder, 1 / 2.4) - 0.055)
 
 
-def phone_marks(display: NDArray[np.float32], rng: np.random.Generator) -> NDArray[np.uint8]:
-    """Vignetting, sensor noise that grows with the signal, a touch of softness and JPEG: RGB ``uint8``."""
+def phone_marks(display: NDArray[np.float32], rng: np.random.Generator,
+                noise: np.random.Generator | None = None) -> NDArray[np.uint8]:
+    """Vignetting, sensor noise that grows with the signal, a touch of softness and JPEG: RGB ``uint8``.
+
+    The noise itself comes from ``noise`` when given: a video's frames share the phone's settings
+    (``rng``) while each frame has its own grain.
+    """
     h, w = display.shape[:2]
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     r2 = ((xx - w / 2) / (w / 2)) ** 2 + ((yy - h / 2) / (h / 2)) ** 2
     out = display * (1 - float(rng.uniform(0.08, 0.3)) * r2 / 2)[..., None]
     read, shot = float(rng.uniform(0.004, 0.015)), float(rng.uniform(0.005, 0.02))
     sigma = np.sqrt(read**2 + shot**2 * np.clip(out, 0, 1))
-    out = out + rng.standard_normal(out.shape, dtype=np.float32) * sigma
+    out = out + (noise if noise is not None else rng).standard_normal(out.shape, dtype=np.float32) * sigma
     if rng.random() < 0.5:
         out = cv2.GaussianBlur(out, (0, 0), float(rng.uniform(0.4, 0.9)))
     rgb = np.clip(out * 255 + 0.5, 0, 255).astype(np.uint8)
@@ -80,9 +94,10 @@ def phone_marks(display: NDArray[np.float32], rng: np.random.Generator) -> NDArr
     return cv2.imdecode(buf, cv2.IMREAD_COLOR)[..., ::-1].copy()
 
 
-def photo_from_passes(folder: Path, rng: np.random.Generator) -> NDArray[np.uint8]:
-    """The finished RGB photo of a rendered stage."""
-    linear = expose(read_pass(folder, "image"), rng)
+def photo_from_passes(folder: Path, rng: np.random.Generator, *, key: float | None = None,
+                      noise: np.random.Generator | None = None) -> NDArray[np.uint8]:
+    """The finished RGB photo of a rendered stage; ``key`` locks the exposure, ``noise`` draws the grain (see above)."""
+    linear = expose(read_pass(folder, "image"), rng, key)
     scale = max(float(np.percentile(linear, 99.9)), 1.0)
     clean = denoise(np.clip(linear / scale, 0, 1), read_pass(folder, "albedo"), read_pass(folder, "normal")) * scale
-    return phone_marks(tone(clean), rng)
+    return phone_marks(tone(clean), rng, noise)

@@ -18,6 +18,7 @@ import shutil
 import subprocess
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TypeVar
 
 import cv2
 import numpy as np
@@ -34,6 +35,7 @@ from datasets.table import TableState
 
 BLENDER = "blender"
 SCRIPT = Path(__file__).with_name("in_blender.py")
+T = TypeVar("T")
 BATCH = 4
 """Stages one Blender process renders (Blender takes a few seconds to start)."""
 
@@ -68,7 +70,11 @@ def labelled_scene(stage: Stage, table: TableState, image: np.ndarray, idbuf: np
     return Scene(image, stage.camera, table, stage.arrangement, views, hom, idbuf, stage.surface)
 
 
-def _render(stages: list[Stage], jobs: Path, blender: str, log: Path) -> None:
+def render_stages(stages: list[Stage], jobs: Path, blender: str, log: Path) -> None:
+    """One Blender process renders ``stages`` (those whose ``done`` file is missing), logging to ``log``.
+
+    :raises SceneSpecError: Blender stopped with an error.
+    """
     jobs.write_text(json.dumps({"stages": [s.json for s in stages]}))
     with log.open("a") as out:
         done = subprocess.run([blender, "-b", "--factory-startup", "--python", str(SCRIPT), "--", str(jobs)],
@@ -98,13 +104,13 @@ def generate_photos(
     todo = [i for i in range(start, start + count) if not (out / "truth" / f"{i:06d}.json").is_file()]
     if progress is not None:
         progress(count - len(todo))
-    for batch in _batches(todo, BATCH):
+    for batch in batches(todo, BATCH):
         work = []
         for i in batch:
             table, rng = moment(seed, i)
             stage = make_stage(table, rng, spec, out / ".passes" / f"{i:06d}", out / ".passes" / "textures")
             work.append((i, table, rng, stage))
-        _render([w[3] for w in work], out / ".passes" / "jobs.json", blender, out / ".passes" / "blender.log")
+        render_stages([w[3] for w in work], out / ".passes" / "jobs.json", blender, out / ".passes" / "blender.log")
         for i, table, rng, stage in work:
             folder = out / ".passes" / f"{i:06d}"
             idbuf = id_buffer(read_pass(folder, "index"), len(stage.arrangement.cards))
@@ -116,6 +122,7 @@ def generate_photos(
     return [out / "images" / f"{i:06d}.jpg" for i in range(start, start + count)]
 
 
-def _batches(items: list[int], size: int) -> Iterable[list[int]]:
+def batches(items: list[T], size: int) -> Iterable[list[T]]:
+    """``items`` in runs of ``size`` (the last one shorter): the work of one Blender start each."""
     for k in range(0, len(items), size):
         yield items[k : k + size]

@@ -257,23 +257,71 @@ def surface_json(rng: np.random.Generator, held_out: bool, cache: Path) -> tuple
                   "bump": round(float(rng.uniform(0.05, 0.3)), 3)}
 
 
+@dataclass(frozen=True)
+class PhotoSet:
+    """What a scene is shot on besides its cards and arms: camera, deck, table top, objects, lights.
+
+    A still draws its own; a filmed hand (:mod:`datasets.photoreal.sequences`) draws one for all its
+    frames, so they show one table under one light, not a new table every frame.
+    """
+
+    camera: Camera
+    deck: str
+    """The edition the cards are printed from."""
+    faces: dict[str, Path]
+    """Face image by card id and ``back``."""
+    surface: str
+    """The table top's name (a GIMP pattern or a procedural kind)."""
+    table: dict[str, Any]
+    objects: list[dict[str, Any]]
+    world: dict[str, Any]
+    lights: list[dict[str, Any]]
+    seed: int
+    """Cycles' sampling seed: one per set, so a table that does not change renders the same grain."""
+
+
+def draw_set(rng: np.random.Generator, spec: PhotoSpec, cache: Path, arrangement: Arrangement, camera: Camera) -> PhotoSet:
+    """A set for a whole filmed hand; objects stay clear of every card of ``arrangement`` (the finished hand's)."""
+    deck, faces = deck_files(spec.edition, rng, cache)
+    surface, table_json = surface_json(rng, spec.held_out, cache)
+    objects = objects_json(rng, arrangement, camera) if rng.random() < spec.objects else []
+    world, lamps = lights_json(rng, arrangement.extent().mean(axis=0) / 1000.0, spec.held_out)
+    return PhotoSet(camera, deck, faces, surface, table_json, objects, world, lamps, int(rng.integers(2**31)))
+
+
+def card_json(index: int, card: PlacedCard, layer: int, faces: dict[str, Path],
+              bend: np.random.Generator | None, material: np.random.Generator) -> dict[str, Any]:
+    """Card ``index`` (0-based) lying on ``layer``: bent by ``bend`` (``None``: flat, a card lies on it), its gloss from ``material``."""
+    return {"pass_index": index + 1, "image": str(faces[card.card.value if card.card is not None else BACK]), "grid": list(GRID),
+            "vertices": card_vertices(card, layer, bend), "thickness": STOCK_MM / 1000,
+            "roughness": round(float(material.uniform(0.22, 0.45)), 3),
+            "clearcoat": round(float(material.uniform(0.0, 0.4)), 3)}
+
+
+def stage_json(shot_on: PhotoSet, spec: PhotoSpec, folder: Path, cards: list[dict[str, Any]],
+               arms: list[dict[str, Any]]) -> dict[str, Any]:
+    """The stage ``in_blender.py`` builds: a set, the cards on it and the arms over it; passes go to ``folder``."""
+    return {"width": spec.width, "height": spec.height, "samples": spec.samples, "threads": spec.threads,
+            "seed": shot_on.seed, "folder": str(folder.resolve()), "camera": camera_json(shot_on.camera),
+            "table": shot_on.table, "cards": cards, "arms": arms, "objects": shot_on.objects, "world": shot_on.world,
+            "lights": shot_on.lights}
+
+
 def make_stage(
     table: TableState, rng: np.random.Generator, spec: PhotoSpec, folder: Path, cache: Path, *,
     camera: Camera | None = None, arrangement: Arrangement | None = None,
 ) -> Stage:
-    """The stage of one scene; ``folder`` is where Blender writes its passes, ``cache`` holds shared textures."""
+    """The stage of one still; ``folder`` is where Blender writes its passes, ``cache`` holds shared textures.
+
+    Everything comes from ``rng`` in one fixed order (the set's parts among the cards' and arms'), so a
+    still of a seed stays the same still.
+    """
     spec.check()
     deck, faces = deck_files(spec.edition, rng, cache)
     arr = arrangement if arrangement is not None else arrange(table, rng)
     cam = camera if camera is not None else sample_camera(rng, spec.width, spec.height, arr.extent())
     layers, covered = stack(arr.cards)
-    cards = []
-    for i, card in enumerate(arr.cards):
-        bend_rng = None if covered[i] else rng
-        cards.append({"pass_index": i + 1, "image": str(faces[card.card.value if card.card is not None else BACK]), "grid": list(GRID),
-                      "vertices": card_vertices(card, layers[i], bend_rng), "thickness": STOCK_MM / 1000,
-                      "roughness": round(float(rng.uniform(0.22, 0.45)), 3),
-                      "clearcoat": round(float(rng.uniform(0.0, 0.4)), 3)})
+    cards = [card_json(i, card, layers[i], faces, None if covered[i] else rng, rng) for i, card in enumerate(arr.cards)]
     surface, table_json = surface_json(rng, spec.held_out, cache)
     arms = []
     if arr.cards and rng.random() < spec.hands:
@@ -282,7 +330,5 @@ def make_stage(
     objects = objects_json(rng, arr, cam) if rng.random() < spec.objects else []
     centre = arr.extent().mean(axis=0) / 1000.0
     world, lamps = lights_json(rng, centre, spec.held_out)
-    stage = {"width": spec.width, "height": spec.height, "samples": spec.samples, "threads": spec.threads,
-             "seed": int(rng.integers(2**31)), "folder": str(folder.resolve()), "camera": camera_json(cam),
-             "table": table_json, "cards": cards, "arms": arms, "objects": objects, "world": world, "lights": lamps}
-    return Stage(stage, cam, arr, surface, covered, deck)
+    shot_on = PhotoSet(cam, deck, faces, surface, table_json, objects, world, lamps, int(rng.integers(2**31)))
+    return Stage(stage_json(shot_on, spec, folder, cards, arms), cam, arr, surface, covered, deck)

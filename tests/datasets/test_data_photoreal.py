@@ -14,10 +14,12 @@ import pytest
 from datasets.arrangement import PlacedCard
 from datasets.camera import Camera, project
 from datasets.errors import SceneSpecError
+from datasets.frame_plan import place_key, plan_hand
 from datasets.generate import moment
 from datasets.occluders import OCCLUDER
 from datasets.photoreal.decks import MIXED, deck_files
 from datasets.photoreal.photos import SCRIPT, generate_photos, id_buffer
+from datasets.photoreal.sequences import frame_stage, generate_photo_sequence
 from datasets.photoreal.stage import (
     GRID,
     LAYER_MM,
@@ -25,11 +27,13 @@ from datasets.photoreal.stage import (
     PhotoSpec,
     camera_json,
     card_vertices,
+    draw_set,
     make_stage,
     stack,
 )
 from datasets.photoreal.surfaces import HELD_OUT, TRAINING, pattern_path, read_pattern
-from datasets.scene import EMPTY
+from datasets.scene import EMPTY, SceneSpec
+from datasets.sequence import generate_sequence
 from scoring.cards import Card
 
 
@@ -166,3 +170,132 @@ def test_a_mixed_stage_prints_its_cards_from_the_deck_it_drew(tmp_path):
     assert len(images) == 1
     if stage.deck != "generic":
         assert images == {(tmp_path / "cache" / "decks" / stage.deck).resolve()}
+
+
+def test_the_denoiser_gives_the_same_picture_every_time():
+    """Open Image Denoise only borrows its buffers: each must outlive the filter (a freed temporary made every call differ)."""
+    from datasets.photoreal.finish import denoise
+
+    rng = np.random.default_rng(4)
+    image, albedo = rng.random((40, 64, 3), dtype=np.float32), rng.uniform(-0.2, 1.2, (40, 64, 3)).astype(np.float32)
+    normal = rng.uniform(-1, 1, (40, 64, 3)).astype(np.float32)
+    first = denoise(image, albedo, normal)
+    for _ in range(3):
+        assert np.array_equal(denoise(image, albedo, normal), first)
+
+
+# Photo-real sequences: a hand filmed on one table. Seed 3's first six frames: two of the bare table,
+# a hand reaching in over three, then the first card landing under it.
+HAND_SEED = 3
+HAND_SPEC = PhotoSpec(width=160, height=90, samples=1)
+HAND_FRAMES = 6
+
+
+def _frame_files(out: Path) -> dict[str, int]:
+    return {str(p.relative_to(out)): p.stat().st_mtime_ns for p in sorted(out.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def photo_hand(tmp_path_factory):
+    out = tmp_path_factory.mktemp("photo-hand") / "hand_000"
+    summary = generate_photo_sequence(out, seed=HAND_SEED, spec=HAND_SPEC, max_frames=HAND_FRAMES)
+    return out, summary
+
+
+def test_a_photo_real_hand_is_the_2d_hand_of_its_seed_in_the_same_files(photo_hand, tmp_path):
+    out, summary = photo_hand
+    assert summary["frames"] == summary["rendered"] == HAND_FRAMES and summary["plays"] == 1
+    flat = tmp_path / "2d"
+    generate_sequence(flat, seed=HAND_SEED, spec=SceneSpec(width=160, height=90), max_frames=HAND_FRAMES, progress=False)
+    for name in ("events.json", "hand.json", "layout.json"):
+        assert (out / name).read_text() == (flat / name).read_text(), name
+    for f in range(HAND_FRAMES):
+        image = cv2.imread(str(out / "frames" / f"{f:06d}.jpg"))
+        assert image.shape == (90, 160, 3) and image.std() > 3
+        photo, drawn = (json.loads((d / "truth" / f"{f:06d}.json").read_text()) for d in (out, flat))
+        assert photo.keys() == drawn.keys() and photo["frame"] == f and photo["image"] == f"frames/{f:06d}.jpg"
+        assert photo["camera"] == drawn["camera"] and photo["hand"] == drawn["hand"]
+        cards = [[(c["card"], c["corners"]) for c in s["cards"]] for s in photo["sides"]] + [
+            [(c["card"], c["corners"]) for c in photo["table_cards"]]]
+        assert cards == [[(c["card"], c["corners"]) for c in s["cards"]] for s in drawn["sides"]] + [
+            [(c["card"], c["corners"]) for c in drawn["table_cards"]]]
+    assert any(p.name.startswith("video.") for p in out.iterdir())
+    recorded = json.loads((out / "sequence.json").read_text())
+    assert recorded["seed"] == HAND_SEED and recorded["deck"] == "generic" and recorded["exposure"] > 0
+
+
+def test_the_frames_of_a_photo_real_hand_show_one_table(photo_hand):
+    """Not a slideshow: the table, its light and its objects stay; only the cards and the arm change."""
+    out, _ = photo_hand
+    frames = [cv2.GaussianBlur(cv2.imread(str(out / "frames" / f"{f:06d}.jpg")).astype(np.float32), (0, 0), 1.5)
+              for f in range(HAND_FRAMES)]
+    assert np.abs(frames[0] - frames[1]).mean() < 2.5  # the same bare table: only the grain differs
+    for f in range(2, HAND_FRAMES):  # an arm and a new card cover a corner of the picture; the rest stays
+        assert np.median(np.abs(frames[0] - frames[f])) < 3, f
+    assert np.abs(frames[0] - frames[4]).max() > 40  # but the arm is there
+
+
+def test_resuming_a_photo_real_hand_writes_nothing_new_and_redraws_a_lost_frame_the_same(photo_hand):
+    out, _ = photo_hand
+    before = _frame_files(out)
+    assert generate_photo_sequence(out, seed=HAND_SEED, spec=HAND_SPEC, max_frames=HAND_FRAMES)["rendered"] == 0
+    assert _frame_files(out) == before
+    truth = (out / "truth" / "000004.json").read_bytes()
+    image = cv2.imread(str(out / "frames" / "000004.jpg")).astype(np.float32)
+    (out / "truth" / "000004.json").unlink()
+    assert generate_photo_sequence(out, seed=HAND_SEED, spec=HAND_SPEC, max_frames=HAND_FRAMES)["rendered"] == 1
+    assert (out / "truth" / "000004.json").read_bytes() == truth
+    assert np.abs(cv2.imread(str(out / "frames" / "000004.jpg")).astype(np.float32) - image).max() <= 2  # JPEG's rounding
+    with pytest.raises(SceneSpecError, match="other settings"):
+        generate_photo_sequence(out, seed=HAND_SEED + 1, spec=HAND_SPEC, max_frames=HAND_FRAMES)
+
+
+def test_the_same_seed_films_the_same_photo_real_hand(photo_hand, tmp_path):
+    out, _ = photo_hand
+    again = tmp_path / "again"
+    generate_photo_sequence(again, seed=HAND_SEED, spec=HAND_SPEC, max_frames=3, video=False)
+    for f in range(3):
+        assert (again / "truth" / f"{f:06d}.json").read_bytes() == (out / "truth" / f"{f:06d}.json").read_bytes()
+    assert json.loads((again / "sequence.json").read_text()) == json.loads((out / "sequence.json").read_text())
+
+
+def test_a_filmed_hand_keeps_its_set_and_each_card_its_bend_until_a_card_covers_it(tmp_path):
+    """Decided without Blender: one set for the hand, a card's look drawn from its place, arms from the player's seat."""
+    spec = PhotoSpec(width=320, height=180, samples=1)
+    plan = plan_hand(7, SceneSpec(width=320, height=180))
+    shot_on = draw_set(np.random.default_rng([7, 17]), spec, tmp_path / "tex", plan.final, plan.camera)
+    looks: dict[int, tuple[list, float]] = {}
+    flattened = arms = 0
+    for shot in plan.shots():
+        stage = frame_stage(plan, shot, shot_on, spec, tmp_path / "p").json
+        assert (stage["table"], stage["objects"], stage["seed"]) == (shot_on.table, shot_on.objects, shot_on.seed)
+        assert stage["camera"] == camera_json(shot.camera)
+        _, covered = stack(shot.arrangement.cards)
+        for card, placed, under in zip(stage["cards"], shot.arrangement.cards, covered):
+            z = np.array(card["vertices"])[:, 2]
+            if under:
+                assert np.ptp(z) == 0  # pressed flat by the card on it
+                flattened += place_key(placed) in looks and np.ptp(looks[place_key(placed)][0]) > 0
+            else:
+                z0 = looks.setdefault(place_key(placed), (z, card["roughness"]))
+                assert np.array_equal(z0[0], z) and z0[1] == card["roughness"]
+        assert len(stage["arms"]) == (shot.frame.reach is not None)
+        if shot.frame.reach is not None:
+            arms += 1
+            tip, seat = plan.fingertips_and_seat(shot.frame.reach, shot.arrangement)
+            shoulder = np.array(stage["arms"][0]["skin_bones"][0][:2]) * 1000
+            # the arm lies along the line from the player's seat to the card, the shoulder on the seat's side
+            along, reach = shoulder - tip, seat - tip
+            assert along @ reach / (np.linalg.norm(along) * np.linalg.norm(reach)) > 0.999
+    assert arms > 20 and flattened > 3
+
+
+def test_photo_sequences_refuse_bad_settings_in_one_line(tmp_path, capsys):
+    from borne.cli import main
+
+    assert main(["data", "photo-sequences", "--count", "0", "--out", str(tmp_path / "o")]) == 2
+    assert main(["data", "photo-sequences", "--count", "1", "--max-frames", "0", "--out", str(tmp_path / "o")]) == 2
+    assert main(["data", "photo-sequences", "--count", "1", "--samples", "0", "--out", str(tmp_path / "o")]) == 2
+    errors = capsys.readouterr().err.splitlines()
+    assert len(errors) == 3 and "--count" in errors[0] and "--max-frames" in errors[1] and "samples" in errors[2]
+    assert not (tmp_path / "o").exists()

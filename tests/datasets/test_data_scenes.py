@@ -109,3 +109,10 @@ def test_a_bright_face_under_a_bright_tint_stays_bright():
     _warp_card(img, idbuf, pyramid(face), h, 0, 1.04, 0.0)
     inside = img[(idbuf == 0)]
     assert inside.min() > 200
+
+
+def test_a_card_showing_one_pixel_of_its_rim_gets_a_box_not_an_error():
+    """A tiny card whose only visible pixel lies just outside its face (anti-aliasing) is boxed at the edge."""
+    from datasets.scene import _main_run
+
+    assert _main_run(np.array([-41.3]), 600.0, 0.0, bins=16) == (0.0, 0.0)
