@@ -33,6 +33,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--lr0", type=float, default=0.01, help="initial learning rate (default 0.01; lower to fine-tune)")
     p.add_argument("--warmup-epochs", type=float, default=3.0,
                    help="epochs of learning-rate warm-up (default 3; 0 to fine-tune from --start-from)")
+    p.add_argument("--optimizer", default="auto", choices=("auto", "SGD", "AdamW"),
+                   help="auto: AdamW at ultralytics' own rate, lr0 ignored (default); SGD to fine-tune at --lr0")
     p.add_argument("--batch", type=int, default=8)
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--seed", type=int, default=1)
@@ -153,7 +155,7 @@ def _detector(args: argparse.Namespace) -> int:
         name=args.name, train_scenes=args.scenes, val_scenes=args.val_scenes, seed=args.seed, imgsz=args.imgsz,
         epochs=args.epochs, batch=args.batch, workers=args.workers, device=args.device, start_from=args.start_from,
         tile_share=args.tile_share, lr0=args.lr0, warmup_epochs=args.warmup_epochs,
-        photos=tuple(str(Path(f)) for f in args.photos),
+        photos=tuple(str(Path(f)) for f in args.photos), optimizer=args.optimizer,
     )
     out = train_detector(recipe, build_dir=Path(args.build), models_dir=Path(args.models))
     print(f"wrote {out}")
