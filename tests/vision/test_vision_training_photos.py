@@ -34,15 +34,23 @@ def test_photo_scenes_become_tiles_at_both_sizes_with_face_up_and_face_down_labe
 
 
 def test_a_checkpoint_rebuilt_from_the_shipped_onnx_detector_computes_the_same(tmp_path):
+    """Unfolded and calibrated batch norms (``from_onnx``): in use, the model computes the ONNX file's outputs."""
     script = textwrap.dedent(
         f"""
         from pathlib import Path
         import numpy as np, onnxruntime as ort, torch
         from vision.training.detector import CLASS_NAMES, MODEL_YAML
         from vision.training.from_onnx import checkpoint_from_onnx
+        import cv2
         onnx_path = Path({str(ROOT / 'models' / 'detector.onnx')!r})
+        tiles = []
+        for k in range(4):  # calibration images: anything card-like will do for the statistics
+            image = np.full((320, 320, 3), 60 + 40 * k, np.uint8)
+            cv2.rectangle(image, (40 + 10 * k, 60), (120 + 10 * k, 190), (240, 240, 235), -1)
+            cv2.imwrite({str(tmp_path)!r} + f"/tile{{k}}.jpg", image)
+            tiles.append(Path({str(tmp_path)!r} + f"/tile{{k}}.jpg"))
         pt = checkpoint_from_onnx(onnx_path, Path({str(tmp_path / 'start.pt')!r}), model_yaml=MODEL_YAML,
-                                  names=CLASS_NAMES, build_dir=Path({str(tmp_path / 'build')!r}))
+                                  names=CLASS_NAMES, build_dir=Path({str(tmp_path / 'build')!r}), calibration=tiles)
         from ultralytics import YOLO
         model = YOLO(str(pt)).model.float().eval()
         x = np.random.default_rng(0).random((1, 3, 640, 640), dtype=np.float32)

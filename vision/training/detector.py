@@ -19,6 +19,8 @@ from vision.training.offline import prepare_offline
 
 MODEL_YAML = "yolo11n-obb.yaml"
 CLASS_NAMES = ("card_face_up", "card_face_down")
+CALIBRATION_IMAGES = 128
+"""2-D training tiles whose activations set the batch norms of a model rebuilt from ONNX (``from_onnx``)."""
 
 
 @dataclass(frozen=True)
@@ -151,8 +153,11 @@ def train_detector(recipe: DetectorRecipe, *, build_dir: Path, models_dir: Path,
     if start.endswith(".onnx"):
         from vision.training.from_onnx import checkpoint_from_onnx
 
+        images = sorted(Path(data_yaml.parent / "tiles" / "train" / "images").glob("*.jpg"))
+        calibration = images[:: max(1, len(images) // CALIBRATION_IMAGES)][:CALIBRATION_IMAGES]
         start = str(checkpoint_from_onnx(Path(start), run_dir.parent / f"{recipe.name}-start.pt", model_yaml=MODEL_YAML,
-                                         names=CLASS_NAMES, build_dir=build_dir))
+                                         names=CLASS_NAMES, build_dir=build_dir, calibration=calibration,
+                                         imgsz=recipe.imgsz))
     if last.exists():
         model = YOLO(str(last))
         results = model.train(resume=True)

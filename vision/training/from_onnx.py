@@ -3,10 +3,16 @@
 Runs are kept in ``build/``, which a new machine may not have; the repository keeps only the exported
 ONNX model. Ultralytics' export folds each convolution's batch norm into the convolution (weight and
 bias), and keeps the parameter names. This rebuilds the model from its YAML and unfolds every
-convolution back into convolution + batch norm that computes the same function: the folded weight, and a
-batch norm of scale 1, shift = the folded bias, running mean 0 and running variance ``1 - eps`` (so that
-``sqrt(var + eps)`` is 1). Training then goes on from the shipped weights; only the optimiser's state and
-the batch norms' own statistics start afresh.
+convolution back into convolution + batch norm that computes the same function, in training as in use.
+
+A batch norm in training normalises by the batch's own statistics, not its running ones, so a batch norm
+that only passes the folded bias through (scale 1, mean 0, variance 1) would, in the first training step,
+normalise activations the model never normalised and wreck what it knew (two fine-tunes lost a fifth
+of the strips and whole cards that way). So the statistics are measured: with the pass-through batch
+norms (which compute exactly the exported function) a few training images go through the model, each
+batch norm records the mean ``m`` and variance ``v`` of its input per channel, and becomes scale
+``sqrt(v + eps)``, shift ``m + bias``, running mean ``m``, running variance ``v``: the same function in
+use, and nearly the same on a training batch.
 """
 
 from __future__ import annotations
@@ -21,8 +27,12 @@ class OnnxWeightsError(ValueError):
     """The ONNX file's weights do not fit the model YAML (another architecture, or a simplified export)."""
 
 
-def checkpoint_from_onnx(onnx_path: Path, out: Path, *, model_yaml: str, names: tuple[str, ...], build_dir: Path) -> Path:
-    """Write an ultralytics checkpoint (``.pt``) whose model computes what ``onnx_path`` computes.
+def checkpoint_from_onnx(
+    onnx_path: Path, out: Path, *, model_yaml: str, names: tuple[str, ...], build_dir: Path,
+    calibration: list[Path] | None = None, imgsz: int = 640,
+) -> Path:
+    """Write an ultralytics checkpoint (``.pt``) whose model computes what ``onnx_path`` computes;
+    ``calibration``: training images whose activations set the batch norms' statistics (see above).
 
     :raises OnnxWeightsError: a parameter of the YAML's model has no weight of its shape in the file.
     """
@@ -56,10 +66,57 @@ def checkpoint_from_onnx(onnx_path: Path, out: Path, *, model_yaml: str, names: 
         else:
             loaded[key] = tensor
     model.load_state_dict(loaded)
+    if calibration:
+        _calibrate(model, calibration, imgsz, eps)
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.save({"model": model, "epoch": -1, "date": None, "version": None,
                 "train_args": {"task": "obb", "model": model_yaml}}, out)
     return out
+
+
+def _calibrate(model: Any, images: list[Path], imgsz: int, eps: dict[str, float]) -> None:
+    """Measure each batch norm's input over ``images`` and fold the statistics in (same function in use)."""
+    import cv2
+    import numpy as np
+    import torch
+
+    norms = {name: m for name, m in model.named_modules() if name in eps}
+    sums: dict[str, list[Any]] = {name: [0.0, 0.0, 0] for name in norms}
+
+    def hook(name: str) -> Any:
+        def record(module: Any, inputs: Any, output: Any) -> None:
+            x = inputs[0].detach().double()
+            sums[name][0] = sums[name][0] + x.sum(dim=(0, 2, 3))
+            sums[name][1] = sums[name][1] + (x * x).sum(dim=(0, 2, 3))
+            sums[name][2] += x.numel() // x.shape[1]
+        return record
+
+    handles = [m.register_forward_hook(hook(name)) for name, m in norms.items()]
+    model.eval()
+    with torch.no_grad():
+        for k in range(0, len(images), 8):
+            batch = [cv2.resize(_read(cv2, p), (imgsz, imgsz))[..., ::-1] for p in images[k : k + 8]]
+            x = torch.from_numpy(np.ascontiguousarray(np.stack(batch).transpose(0, 3, 1, 2))).float() / 255.0
+            model(x)
+    for h in handles:
+        h.remove()
+    with torch.no_grad():
+        for name, m in norms.items():
+            total, squares, n = sums[name]
+            mean = total / max(n, 1)
+            var = (squares / max(n, 1) - mean * mean).clamp(min=0)
+            bias = m.bias.detach().double()  # the folded bias, passed through so far
+            m.weight.copy_(torch.sqrt(var + eps[name]).float())
+            m.bias.copy_((mean + bias).float())
+            m.running_mean.copy_(mean.float())
+            m.running_var.copy_(var.float())
+
+
+def _read(cv2: Any, path: Path) -> Any:
+    image = cv2.imread(str(path))
+    if image is None:
+        raise FileNotFoundError(f"{path}: no image to calibrate with")
+    return image
 
 
 def _is_constant(key: str) -> bool:
