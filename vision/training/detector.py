@@ -7,6 +7,7 @@ Every run records its recipe, seed and metrics next to the exported model.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import platform
 import shutil
@@ -109,7 +110,8 @@ def photo_tiles(folder: Path, tiles_root: Path, recipe: DetectorRecipe) -> tuple
 
     scenes = sorted(p.stem for p in (folder / "truth").glob("*.json"))
     shares = "-".join(f"{s:g}" for s in recipe.photo_tile_shares)
-    out = tiles_root / f"{folder.resolve().name}-n{len(scenes)}-t{shares}-v{recipe.photo_val_every}"
+    where = hashlib.sha1(str(folder.resolve()).encode()).hexdigest()[:6]  # two folders may share a name
+    out = tiles_root / f"{folder.resolve().name}-{where}-n{len(scenes)}-t{shares}-v{recipe.photo_val_every}"
     if not (out / "complete").exists():
         shutil.rmtree(out, ignore_errors=True)
         for k, stem in enumerate(scenes):
@@ -193,6 +195,4 @@ def _data_key(recipe: DetectorRecipe) -> str:
 
 
 def _photos_key(recipe: DetectorRecipe) -> str:
-    import hashlib
-
     return hashlib.sha1(repr((recipe.photos, recipe.photo_tile_shares, recipe.photo_val_every)).encode()).hexdigest()[:10]
