@@ -60,7 +60,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description="Photo-real scenes (Blender Cycles on the CPU, denoised, finished like a phone photo) of the "
         "same moments as `borne data scenes` with the same seed, with the same labels. Resumable: scenes already "
         "written are kept. `--edition mixed` draws each scene's deck from a training mix (the generic and retro decks "
-        "and 300 procedural editions, each with its own back). Needs Blender (apt-get install blender), Debian's gimp-data and the photo extra.",
+        "and 300 procedural editions with their own backs). Needs Blender (apt-get install blender), Debian's gimp-data and the photo extra.",
     )
     _what_and_where(p)
     p.add_argument("--start", type=int, default=0, help="index of the first scene (default 0)")

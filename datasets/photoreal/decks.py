@@ -2,7 +2,7 @@
 
 A detector trained on one edition's art learns that edition; tables play many. With
 ``--edition mixed`` each scene draws its deck: the generic edition (:data:`MIX_GENERIC`), the retro
-design (:data:`MIX_RETRO`), or one of the reader's procedural training editions
+design (:data:`MIX_RETRO`, with the generic back), or one of the reader's procedural training editions
 (:func:`datasets.art_random.random_edition`, seeds ``0 … PROCEDURAL_EDITIONS - 1``), each with its own
 back. None of the test editions (``datasets.art_test``) or the reader's development seeds is ever drawn.
 Faces are written once as PNG files under the shared texture cache, where Blender reads them.
@@ -16,14 +16,15 @@ import cv2
 import numpy as np
 
 from datasets.edition import BACK, FACE_KEYS, GENERIC, Edition, load_edition
+from datasets.reader_crops import CropRecipe
 
 MIXED = "mixed"
 """The edition name that asks for a deck drawn per scene."""
 MIX_GENERIC = 0.4
 MIX_RETRO = 0.15
 """Chances of the generic and the retro deck; the rest of the scenes get a procedural edition."""
-PROCEDURAL_EDITIONS = 300
-"""Procedural editions drawn from: the reader's training editions (``datasets.reader_crops.CropRecipe``)."""
+PROCEDURAL_EDITIONS = CropRecipe().procedural_editions
+"""Procedural editions drawn from: the face reader's training editions."""
 
 
 def deck_files(edition: str, rng: np.random.Generator, cache: Path) -> tuple[str, dict[str, Path]]:

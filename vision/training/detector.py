@@ -51,9 +51,8 @@ class DetectorRecipe:
     continued run's progress for its first epochs)."""
     optimizer: str = "auto"
     """Ultralytics' optimiser. ``auto`` picks AdamW at its own learning rate (0.00167 for two classes) for
-    runs under 10,000 iterations and ignores ``lr0``: right from scratch, too big a step to fine-tune a
-    trained model with (a photo-real fine-tune with it lost a third of the 2-D strips in two epochs);
-    ``SGD`` takes ``lr0``."""
+    runs under 10,000 iterations and ignores ``lr0`` (right from scratch); ``SGD`` takes ``lr0``, the usual
+    way to fine-tune."""
     start_from: str = ""
     """A checkpoint (``.pt``) of an earlier run, or an exported model (``.onnx``, unfolded by
     :mod:`vision.training.from_onnx`), to continue from with this recipe's data and epochs; empty: from
