@@ -23,13 +23,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("--name", default="detector", help="model name: writes models/NAME.onnx (default: detector)")
     p.add_argument("--scenes", type=int, default=800,
-                   help="training scenes (each gives two tiles, six with --tile-share 0.67; default 800)")
+                   help="training scenes (each gives two tiles at --tile-share 1.0, six at 0.67; default 800)")
     p.add_argument("--val-scenes", type=int, default=100, help="validation scenes, another seed (default 100)")
     p.add_argument("--epochs", type=int, default=10)
     p.add_argument("--imgsz", type=int, default=640, help="model input size (default 640)")
-    p.add_argument("--tile-share", type=float, default=1.0,
+    p.add_argument("--tile-share", type=float, action="append", default=None,
                    help="tile side as a share of a frame's shorter side: 1.0 the video tiles (default), "
-                        "0.67 the still photo's (vision.read.tiling)")
+                        "0.67 the still photo's (vision.read.tiling); repeat to cut each scene at both")
     p.add_argument("--lr0", type=float, default=0.01, help="initial learning rate (default 0.01; lower to fine-tune)")
     p.add_argument("--warmup-epochs", type=float, default=3.0,
                    help="epochs of learning-rate warm-up (default 3; 0 to fine-tune from --start-from)")
@@ -154,7 +154,7 @@ def _detector(args: argparse.Namespace) -> int:
     recipe = DetectorRecipe(
         name=args.name, train_scenes=args.scenes, val_scenes=args.val_scenes, seed=args.seed, imgsz=args.imgsz,
         epochs=args.epochs, batch=args.batch, workers=args.workers, device=args.device, start_from=args.start_from,
-        tile_share=args.tile_share, lr0=args.lr0, warmup_epochs=args.warmup_epochs,
+        tile_shares=tuple(args.tile_share or [1.0]), lr0=args.lr0, warmup_epochs=args.warmup_epochs,
         photos=tuple(str(Path(f)) for f in args.photos), optimizer=args.optimizer,
     )
     out = train_detector(recipe, build_dir=Path(args.build), models_dir=Path(args.models))

@@ -12,7 +12,7 @@ from pathlib import Path
 from datasets.generate import generate_scenes
 from datasets.labels import CLASS_SETS
 from datasets.scene import SceneSpec
-from vision.training.detector import DetectorRecipe, face_up_or_down, photo_tiles
+from vision.training.detector import DetectorRecipe, face_up_or_down, photo_tiles, render_dataset
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -32,6 +32,19 @@ def test_photo_scenes_become_tiles_at_both_sizes_with_face_up_and_face_down_labe
     assert photo_tiles(scenes, tmp_path / "tiles", recipe) == (train, val)  # kept, not cut again
     assert (train.parent.parent / "complete").stat().st_mtime_ns == stamp
 
+
+
+def test_2d_scenes_are_cut_at_every_tile_size_of_the_recipe(tmp_path):
+    recipe = DetectorRecipe(train_scenes=2, val_scenes=1, width=640, height=360, tile_shares=(1.0, 0.67))
+    yaml = render_dataset(recipe, tmp_path, progress=False)
+    train = sorted(p.name for p in (tmp_path / "tiles" / "train" / "images").glob("*.jpg"))
+    assert len(train) == 2 * 8 and "000001t0.67_5.jpg" in train and "000001t1_1.jpg" in train
+    assert len(list((tmp_path / "tiles" / "val" / "images").glob("*.jpg"))) == 8
+    assert str((tmp_path / "tiles" / "train" / "images").resolve()) in yaml.read_text()
+    one = DetectorRecipe(train_scenes=2, val_scenes=1, width=640, height=360)
+    render_dataset(one, tmp_path / "one", progress=False)
+    assert sorted(p.name for p in (tmp_path / "one" / "tiles" / "val" / "images").glob("*.jpg")) == [
+        "000000_0.jpg", "000000_1.jpg"]  # one size: the names of earlier runs' tiles
 
 def test_a_checkpoint_rebuilt_from_the_shipped_onnx_detector_computes_the_same(tmp_path):
     """Unfolded and calibrated batch norms (``from_onnx``): in use, the model computes the ONNX file's outputs."""

@@ -37,8 +37,9 @@ class DetectorRecipe:
     height: int = 720
     random_faces: float = 0.3
     """Share of cards drawn with random art, so that the detector learns what a card is, not one edition."""
-    tile_share: float = 1.0
-    """Training images are the square tiles the runtime cuts from each frame (see ``vision.read.tiling``)."""
+    tile_shares: tuple[float, ...] = (1.0,)
+    """Training images are the square tiles the runtime cuts from each frame (see ``vision.read.tiling``), at
+    each of these sizes: 1.0 the video's two tiles, 0.67 the still photo's six, where strips are enlarged."""
     imgsz: int = 640
     epochs: int = 30
     batch: int = 8
@@ -86,7 +87,9 @@ def render_dataset(recipe: DetectorRecipe, data_dir: Path, *, progress: bool = T
                             progress=progress)
         if not (tiles / "complete").exists() or done < count:
             shutil.rmtree(tiles, ignore_errors=True)
-            tile_split(folder, tiles, tile_share=recipe.tile_share)
+            for share in recipe.tile_shares:
+                suffix = f"t{share:g}" if len(recipe.tile_shares) > 1 else ""
+                tile_split(folder, tiles, tile_share=share, suffix=suffix)
             (tiles / "complete").write_text("")
     train, val = [(data_dir / "tiles" / "train" / "images").resolve()], [(data_dir / "tiles" / "val" / "images").resolve()]
     for photo_folder in recipe.photos:
@@ -189,7 +192,7 @@ def train_detector(recipe: DetectorRecipe, *, build_dir: Path, models_dir: Path,
 def _data_key(recipe: DetectorRecipe) -> str:
     return (
         f"scenes-s{recipe.seed}-n{recipe.train_scenes}-v{recipe.val_scenes}-{recipe.width}x{recipe.height}"
-        f"-rf{recipe.random_faces}-t{recipe.tile_share}"
+        f"-rf{recipe.random_faces}-t{'-'.join(str(s) for s in recipe.tile_shares)}"
     )
 
 
