@@ -3,6 +3,7 @@
     python bench/bench_detect.py [--scenes 100] [--seed 9100] [--edition generic]
     python bench/bench_detect.py --photos FOLDER [--scenes N]   # photo-real scenes of `borne data photos`
     python bench/bench_detect.py ... --detector build/models/detector-photo.onnx   # a newly trained detector
+    python bench/bench_detect.py ... --misses build/misses   # a picture of each card not found, to look at
 
 Held out: scene seed 9100 (training used seeds 1 and 1001 for the detector, 21 for the recogniser)
 and table surfaces no training run used (tiles and laminate).
@@ -84,9 +85,13 @@ def main() -> None:
                              "vision.read.tiling.STILL_TILE_SHARE; the live pipeline uses 1.0)")
     parser.add_argument("--duplicate-overlap", type=float, default=None,
                         help="tile merge's duplicate overlap (default: the runtime's; 1 turns it off)")
+    parser.add_argument("--misses", default=None, metavar="DIR",
+                        help="write the neighbourhood of each card not found to DIR (red: its visible part; "
+                             "green: the face-up boxes `detect` lists; yellow: boxes it set aside)")
     args = parser.parse_args()
 
     detector = Path(args.detector) if args.detector else None
+    misses = Path(args.misses) if args.misses else None
     reader = FrameReader.from_models(args.edition, still=True, detector=detector)  # as `borne detect` reads a photo
     if args.nms_iou is not None:
         reader.detector.iou_threshold = args.nms_iou  # type: ignore[attr-defined]
@@ -100,12 +105,12 @@ def main() -> None:
         reader.detector.base.settings = DecodeSettings(conf_threshold=args.conf)  # type: ignore[attr-defined]
     if args.photos:
         folder = Path(args.photos)
-        measure_stills(reader, folder_stills(folder, args.scenes), f"photo-real scenes of {folder}")
+        measure_stills(reader, folder_stills(folder, args.scenes), f"photo-real scenes of {folder}", misses=misses)
         return
     surfaces = tuple(args.surfaces.split(","))
     renderer = SceneRenderer(SceneSpec(width=args.width, height=args.height, edition=args.scene_edition or args.edition,
                                        surfaces=surfaces))
-    measure(reader, renderer, scenes=args.scenes, seed=args.seed)
+    measure(reader, renderer, scenes=args.scenes, seed=args.seed, misses=misses)
 
 
 @dataclass
@@ -138,15 +143,28 @@ def folder_stills(folder: Path, limit: int | None = None) -> Iterator[Still]:
         yield Still(image, truth)
 
 
-def measure(reader: FrameReader, renderer: SceneRenderer, *, scenes: int, seed: int) -> None:
+def measure(reader: FrameReader, renderer: SceneRenderer, *, scenes: int, seed: int, misses: Path | None = None) -> None:
     """Read ``scenes`` 2-D scenes of ``seed`` as `borne detect` does and print what it got right, and how fast."""
     spec = renderer.spec
     measure_stills(reader, rendered_stills(renderer, scenes=scenes, seed=seed),
                    f"{scenes} held-out scenes at {spec.width}×{spec.height} (seed {seed}, surfaces "
-                   f"{', '.join(spec.surfaces)}), faces of edition {spec.edition}")
+                   f"{', '.join(spec.surfaces)}), faces of edition {spec.edition}", misses=misses)
 
 
-def measure_stills(reader: FrameReader, stills: Iterable[Still], title: str) -> None:
+def draw_miss(image: np.ndarray, box: np.ndarray, listed: list[np.ndarray], aside: list[np.ndarray]) -> np.ndarray:
+    """The neighbourhood of a card not found (three card lengths across, enlarged 3×), boxes drawn on."""
+    length = max(float(np.linalg.norm(box[1] - box[0])), float(np.linalg.norm(box[2] - box[1])), 20.0)
+    cx, cy = box.mean(axis=0)
+    x0, y0 = max(int(cx - 1.5 * length), 0), max(int(cy - 1.5 * length), 0)
+    x1, y1 = min(int(cx + 1.5 * length), image.shape[1]), min(int(cy + 1.5 * length), image.shape[0])
+    out = cv2.resize(image[y0:y1, x0:x1], None, fx=3, fy=3, interpolation=cv2.INTER_CUBIC)
+    for boxes, colour in ((aside, (0, 220, 255)), (listed, (0, 200, 0)), ([box], (0, 0, 255))):
+        for b in boxes:
+            cv2.polylines(out, [((b - [x0, y0]) * 3).astype(np.int32)], True, colour, 1, cv2.LINE_AA)
+    return out
+
+
+def measure_stills(reader: FrameReader, stills: Iterable[Still], title: str, *, misses: Path | None = None) -> None:
     """Read each still as `borne detect` does and print what it got right, and how fast."""
     true_cards = found_true = predictions = false_found = 0
     faces_right = faces_total = sideways_right = sideways_total = 0
@@ -158,7 +176,9 @@ def measure_stills(reader: FrameReader, stills: Iterable[Still], title: str) -> 
     bare: list[float] = []
     base = reader.detector.base  # type: ignore[attr-defined]
     size = (0, 0)
-    for still in stills:
+    if misses is not None:
+        misses.mkdir(parents=True, exist_ok=True)
+    for index, still in enumerate(stills):
         image = still.image
         size = (image.shape[1], image.shape[0])
         layout = TableLayout.from_json(still.truth["layout"])
@@ -192,6 +212,11 @@ def measure_stills(reader: FrameReader, stills: Iterable[Still], title: str) -> 
             by_visible.append((v["visible"], best is not None))
             by_size.append((card_length(v["corners"]), best is not None))
             if best is None:
+                if misses is not None:
+                    listed_boxes = [np.asarray(x.corners) for x in face_up]
+                    aside = [np.asarray(x.corners) for x in reading.sightings if not any(x is y for y in listed)]
+                    cv2.imwrite(str(misses / f"{index:04d}_{v['card']}_{round(100 * v['visible']):02d}.png"),
+                                draw_miss(image, box, listed_boxes, aside))
                 continue
             used.add(best)
             found_true += 1
