@@ -2,12 +2,14 @@
 
     python bench/bench_photos.py [--count 4] [--seed 8100] [--samples 8] [--width 1280 --height 720]
                                  [--held-out] [--keep FOLDER] [--gallery DIR]
+    python bench/bench_photos.py --sequence 12 [--seed 31337] [--samples 4] [--width 640 --height 360] [--held-out]
 
 Renders ``count`` scenes with `borne data photos`' code (Blender Cycles on the CPU, Open Image Denoise,
 the phone finish) and prints the seconds per image (wall clock, Blender's start included) and the
 share of cards whose visible part was boxed. ``--gallery`` writes the first three with their
 labels drawn on (green: the visible parts the detector learns; magenta: whole cards), as in
-``docs/gallery/``.
+``docs/gallery/``. ``--sequence F`` instead renders the first ``F`` frames of the hand of ``seed`` (`borne data
+photo-sequences`: Blender started once per six frames) and prints the seconds per frame.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import cv2
 import numpy as np
 
 from datasets.photoreal.photos import generate_photos
+from datasets.photoreal.sequences import generate_photo_sequence
 from datasets.photoreal.stage import PhotoSpec
 
 
@@ -50,8 +53,13 @@ def main() -> None:
     parser.add_argument("--held-out", action="store_true", help="the test split's surfaces and lights")
     parser.add_argument("--keep", default=None, metavar="FOLDER", help="write the scenes here instead of a temporary folder")
     parser.add_argument("--gallery", default=None, metavar="DIR", help="write the first three with their labels drawn on")
+    parser.add_argument("--sequence", type=int, default=0, metavar="FRAMES",
+                        help="time this many frames of a photo-real hand instead of scenes")
     args = parser.parse_args()
     spec = PhotoSpec(width=args.width, height=args.height, samples=args.samples, held_out=args.held_out)
+    if args.sequence:
+        time_sequence(spec, seed=args.seed, frames=args.sequence, keep=Path(args.keep) if args.keep else None)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(args.keep) if args.keep else Path(tmp) / "photos"
         seconds = []
@@ -78,6 +86,20 @@ def main() -> None:
                             [cv2.IMWRITE_JPEG_QUALITY, 88])
                 cv2.imwrite(str(gallery / f"photo_{k:02d}_labels.jpg"), draw_labels(out, name), [cv2.IMWRITE_JPEG_QUALITY, 85])
             print(f"  gallery written to {gallery}")
+
+
+def time_sequence(spec: PhotoSpec, *, seed: int, frames: int, keep: Path | None) -> None:
+    """Render the first ``frames`` frames of the hand of ``seed`` and print the seconds per frame (wall clock)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = keep or Path(tmp) / "hand"
+        t0 = time.perf_counter()
+        summary = generate_photo_sequence(out, seed=seed, spec=spec, max_frames=frames, video=False)
+        seconds = time.perf_counter() - t0
+    rendered = int(summary["rendered"])  # type: ignore[call-overload]
+    print(f"{rendered} frames of the photo-real hand of seed {seed} at {spec.width}×{spec.height}, {spec.samples} samples"
+          f"{' (held-out split)' if spec.held_out else ''}, Blender started once per six frames")
+    if rendered:
+        print(f"  seconds per frame  {seconds / rendered:.1f} (textures and deck drawn once per hand, included)")
 
 
 if __name__ == "__main__":
