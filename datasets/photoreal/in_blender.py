@@ -302,7 +302,8 @@ def _blackbody(light: bpy.types.Light, kelvin: float) -> None:
 
 def _lights(stage: dict) -> None:
     world = bpy.data.worlds.new("world")
-    world.cycles.sample_map_resolution = 256  # the environment's importance map: 1024 costs seconds per scene
+    world.cycles.sampling_method = "MANUAL"  # "AUTOMATIC" sizes the map to the HDRI and ignores the resolution
+    world.cycles.sample_map_resolution = 256  # the environment's importance map: a larger one costs seconds per scene
     bpy.context.scene.world = world
     world.use_nodes = True
     nodes, links = world.node_tree.nodes, world.node_tree.links
