@@ -131,3 +131,20 @@ def test_photo_real_crops_are_cut_from_the_scenes_printed_from_the_edition(tmp_p
     assert {CLASSES[k].value for k in crops.labels[readable]} <= {c["card"] for c in shown} | {
         c["card"] for t in truths[:2] for c in json.loads(t.read_text())["table_cards"]}
     assert len(collect_photo_crops([folder], "retro", seed=1).labels) == 0
+
+
+def test_photo_real_crops_leave_out_the_scenes_the_detector_validates_on(tmp_path):
+    """Scene 19 of every 20 judges the detector and the recogniser alike: neither learns from it."""
+    from datasets.generate import generate_scenes
+    from datasets.scene import SceneSpec
+    from vision.training.face_fitting import collect_photo_crops
+
+    folder = tmp_path / "photos"
+    generate_scenes(folder, count=1, seed=4, spec=SceneSpec(width=640, height=360), scheme="ids", progress=False)
+    twenty = tmp_path / "twenty"
+    (twenty / "truth").mkdir(parents=True)
+    (twenty / "images").symlink_to(folder / "images")
+    for k in range(20):  # twenty copies of one scene: the last is left out
+        (twenty / "truth" / f"{k:06d}.json").write_text((folder / "truth" / "000000.json").read_text())
+    one = len(collect_photo_crops([folder], "generic", seed=1).labels)
+    assert one > 0 and len(collect_photo_crops([twenty], "generic", seed=1).labels) == 19 * one

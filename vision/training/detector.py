@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from vision.training.offline import prepare_offline
+from vision.training.tiles import PHOTO_VAL_EVERY, is_photo_validation, tile_split
 
 MODEL_YAML = "yolo11n-obb.yaml"
 CLASS_NAMES = ("card_face_up", "card_face_down")
@@ -63,7 +64,7 @@ class DetectorRecipe:
     photo_tile_shares: tuple[float, ...] = (1.0, 0.67)
     """Photo-real scenes are cut at both the video's and the still photo's tile size, so the thin strips of
     a column are learnt at the scale ``detect`` enlarges them to."""
-    photo_val_every: int = 20
+    photo_val_every: int = PHOTO_VAL_EVERY
     """Every this-many-th photo-real scene goes to validation instead of training."""
 
 
@@ -73,7 +74,6 @@ def render_dataset(recipe: DetectorRecipe, data_dir: Path, *, progress: bool = T
     from datasets.scene import SceneSpec
 
     spec = SceneSpec(width=recipe.width, height=recipe.height, random_faces=recipe.random_faces)
-    from vision.training.tiles import tile_split
 
     for split, count, seed in (
         ("train", recipe.train_scenes, recipe.seed),
@@ -108,7 +108,6 @@ def render_dataset(recipe: DetectorRecipe, data_dir: Path, *, progress: bool = T
 def photo_tiles(folder: Path, tiles_root: Path, recipe: DetectorRecipe) -> tuple[Path, Path]:
     """Tiles of every photo-real scene in ``folder``, cut at each of the recipe's tile shares; kept while the
     folder's scenes are the same. Returns the train and validation image folders."""
-    from vision.training.tiles import tile_split
 
     scenes = sorted(p.stem for p in (folder / "truth").glob("*.json"))
     shares = "-".join(f"{s:g}" for s in recipe.photo_tile_shares)
@@ -117,7 +116,7 @@ def photo_tiles(folder: Path, tiles_root: Path, recipe: DetectorRecipe) -> tuple
     if not (out / "complete").exists():
         shutil.rmtree(out, ignore_errors=True)
         for k, stem in enumerate(scenes):
-            split = "val" if k % recipe.photo_val_every == recipe.photo_val_every - 1 else "train"
+            split = "val" if is_photo_validation(k, recipe.photo_val_every) else "train"
             for share in recipe.photo_tile_shares:
                 tile_split(folder, out / split, tile_share=share, only=stem, relabel=face_up_or_down,
                            suffix=f"t{share:g}")

@@ -23,6 +23,7 @@ from vision.geometry import polygon_area
 from vision.read.crops import CROP_HEIGHT, CROP_WIDTH, cut_card
 from vision.read.mlp import fit_mlp
 from vision.read.recogniser import FaceRecogniser, face_features
+from vision.training.tiles import is_photo_validation
 
 if TYPE_CHECKING:
     from datasets.scene import Scene
@@ -107,6 +108,7 @@ def collect_photo_crops(
 ) -> CropSet:
     """Cut every readable face-up card out of the photo-real scenes (``borne data photos``) printed from
     ``edition``: the light, gloss, white rims and denoised texture of a photograph, which 2-D scenes lack.
+    The scenes the detector validates on are left out (:func:`~vision.training.tiles.is_photo_validation`).
 
     A scene's deck is its truth's ``edition`` (scenes written before it was recorded count as the generic
     edition's only in a folder rendered with ``--edition generic``, the default)."""
@@ -116,7 +118,9 @@ def collect_photo_crops(
     cut = _Cuts()
     done = 0
     for folder in folders:
-        for path in sorted((folder / "truth").glob("*.json")):
+        for k, path in enumerate(sorted((folder / "truth").glob("*.json"))):
+            if is_photo_validation(k):
+                continue
             truth = json.loads(path.read_text())
             if truth.get("edition", "generic") != edition:
                 continue

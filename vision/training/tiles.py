@@ -13,6 +13,20 @@ from vision.read.tiling import tile_windows
 
 MIN_KEPT_SHARE = 0.6
 """A box cut by the tile's edge keeps its label when this share of it is inside (else it is dropped)."""
+PHOTO_VAL_EVERY = 20
+"""Every this-many-th photo-real scene of a folder (in name order: scenes 19, 39, …) is never trained on, by the
+detector nor the recogniser, so that those scenes can judge both."""
+
+
+def is_photo_validation(index: int, every: int = PHOTO_VAL_EVERY) -> bool:
+    """Whether the scene at ``index`` (0-based, name order) of a photo-real folder is kept for validation.
+
+    >>> [k for k in range(60) if is_photo_validation(k)]
+    [19, 39, 59]
+    """
+    return index % every == every - 1
+
+
 MIN_SHORT_SIDE_PX = 5.0
 """Boxes thinner than this (the sliver of a card peeking out of a pile) are not labelled: nothing to find."""
 
