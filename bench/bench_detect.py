@@ -87,7 +87,8 @@ def main() -> None:
                         help="tile merge's duplicate overlap (default: the runtime's; 1 turns it off)")
     parser.add_argument("--misses", default=None, metavar="DIR",
                         help="write the neighbourhood of each card not found to DIR (red: its visible part; "
-                             "green: the face-up boxes `detect` lists; yellow: boxes it set aside)")
+                             "green: the face-up boxes `detect` lists; yellow: boxes it set aside), and each "
+                             "scene whose draw pile was reported wrong (blue: the face-down boxes)")
     args = parser.parse_args()
 
     detector = Path(args.detector) if args.detector else None
@@ -164,6 +165,14 @@ def draw_miss(image: np.ndarray, box: np.ndarray, listed: list[np.ndarray], asid
     return out
 
 
+def draw_face_down(image: np.ndarray, boxes: list[np.ndarray]) -> np.ndarray:
+    """A scene whose draw pile was reported wrong, with every face-down box the detector gave (blue)."""
+    out = image.copy()
+    for b in boxes:
+        cv2.polylines(out, [np.asarray(b).astype(np.int32)], True, (255, 80, 0), 2, cv2.LINE_AA)
+    return out
+
+
 def measure_stills(reader: FrameReader, stills: Iterable[Still], title: str, *, misses: Path | None = None) -> None:
     """Read each still as `borne detect` does and print what it got right, and how fast."""
     true_cards = found_true = predictions = false_found = 0
@@ -233,6 +242,9 @@ def measure_stills(reader: FrameReader, stills: Iterable[Still], title: str, *, 
                 false_found += 1
         stills_read += 1
         piles_right += census.draw_pile == still.truth["draw_pile"]
+        if misses is not None and census.draw_pile != still.truth["draw_pile"]:
+            cv2.imwrite(str(misses / f"{index:04d}_draw_pile_{'missed' if still.truth['draw_pile'] else 'seen'}.jpg"),
+                        draw_face_down(image, [s.corners for s in reading.sightings if not s.face_up]))
         truth = {t["side"]: t for t in still.truth["sides"]}
         for side in census.to_json(with_cards=False)["sides"]:
             t = truth[side["side"]]
