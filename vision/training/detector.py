@@ -108,7 +108,6 @@ def render_dataset(recipe: DetectorRecipe, data_dir: Path, *, progress: bool = T
 def photo_tiles(folder: Path, tiles_root: Path, recipe: DetectorRecipe) -> tuple[Path, Path]:
     """Tiles of every photo-real scene in ``folder``, cut at each of the recipe's tile shares; kept while the
     folder's scenes are the same. Returns the train and validation image folders."""
-
     scenes = sorted(p.stem for p in (folder / "truth").glob("*.json"))
     shares = "-".join(f"{s:g}" for s in recipe.photo_tile_shares)
     where = hashlib.sha1(str(folder.resolve()).encode()).hexdigest()[:6]  # two folders may share a name
@@ -189,6 +188,7 @@ def train_detector(recipe: DetectorRecipe, *, build_dir: Path, models_dir: Path,
 
 
 def _data_key(recipe: DetectorRecipe) -> str:
+    # str(1.0) == "1.0": a one-size recipe keeps the folder name of the runs before tile_shares
     return (
         f"scenes-s{recipe.seed}-n{recipe.train_scenes}-v{recipe.val_scenes}-{recipe.width}x{recipe.height}"
         f"-rf{recipe.random_faces}-t{'-'.join(str(s) for s in recipe.tile_shares)}"

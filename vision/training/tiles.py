@@ -13,6 +13,9 @@ from vision.read.tiling import tile_windows
 
 MIN_KEPT_SHARE = 0.6
 """A box cut by the tile's edge keeps its label when this share of it is inside (else it is dropped)."""
+MIN_SHORT_SIDE_PX = 5.0
+"""Boxes thinner than this (the sliver of a card peeking out of a pile) are not labelled: nothing to find."""
+
 PHOTO_VAL_EVERY = 20
 """Every this-many-th photo-real scene of a folder (in name order: scenes 19, 39, …) is never trained on, by the
 detector nor the recogniser, so that those scenes can judge both."""
@@ -25,10 +28,6 @@ def is_photo_validation(index: int, every: int = PHOTO_VAL_EVERY) -> bool:
     [19, 39, 59]
     """
     return index % every == every - 1
-
-
-MIN_SHORT_SIDE_PX = 5.0
-"""Boxes thinner than this (the sliver of a card peeking out of a pile) are not labelled: nothing to find."""
 
 
 def tile_labels(lines: list[str], width: int, height: int, x0: int, y0: int, size: int) -> list[str]:
