@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
@@ -107,8 +107,10 @@ def collect_photo_crops(
     progress: Callable[[int], None] | None = None,
 ) -> CropSet:
     """Cut every readable face-up card out of the photo-real scenes (``borne data photos``) printed from
-    ``edition``: the light, gloss, white rims and denoised texture of a photograph, which 2-D scenes lack.
-    The scenes the detector validates on are left out (:func:`~vision.training.tiles.is_photo_validation`).
+    ``edition``: the light, gloss, white rims and denoised texture of a photograph, which 2-D scenes lack;
+    and boxes where no card lies, as nothing to read (:func:`photo_table_boxes`), so the photographs do
+    not teach that anything soft and lit is a card. The scenes the detector validates on are left out
+    (:func:`~vision.training.tiles.is_photo_validation`).
 
     A scene's deck is its truth's ``edition`` (scenes written before it was recorded count as the generic
     edition's only in a folder rendered with ``--edition generic``, the default)."""
@@ -128,10 +130,13 @@ def collect_photo_crops(
             if loaded is None:
                 continue
             image = np.asarray(loaded, dtype=np.uint8)
-            for c in [c for side in truth["sides"] for c in side["cards"]] + truth["table_cards"]:
+            cards = [c for side in truth["sides"] for c in side["cards"]] + truth["table_cards"]
+            for c in cards:
                 if c["card"] != "back" and c["visible_corners"] is not None and not c["random_face"]:
                     cut.card(image, Card(c["card"]), np.asarray(c["corners"], np.float64),
                              np.asarray(c["visible_corners"], np.float64), float(c["visible"]), rng, jitter_px)
+            for box in photo_table_boxes(cards, image.shape[:2], rng, TABLE_BOXES_PER_SCENE):
+                cut.add(cut_card(image, box), TURNED, 0.0)
             done += 1
             if progress is not None:
                 progress(done)
@@ -179,14 +184,34 @@ def table_boxes(scene: Scene, rng: np.random.Generator, count: int) -> list[NDAr
     lengths of a card, a third anywhere."""
     from datasets.occluders import OCCLUDER
 
-    height, width = scene.idbuf.shape
-    shown = [v for v in scene.views if v.visible_corners is not None]
+    shown = [v.corners for v in scene.views if v.visible_corners is not None]
+    occluder = np.argwhere(scene.idbuf == OCCLUDER)[:, ::-1]
+    return _boxes_off_cards((scene.idbuf >= 0).astype(np.uint8), occluder, shown, rng, count)
+
+
+def photo_table_boxes(
+    cards: list[dict[str, Any]], shape: tuple[int, int], rng: np.random.Generator, count: int,
+) -> list[NDArray[np.float64]]:
+    """:func:`table_boxes` for a photo-real scene, from its truth's cards alone: a photograph keeps no
+    object-index image, so each card's whole outline counts as card (covered parts too) and the boxes
+    meant for objects go anywhere instead — on an arm reaching in as often as the arm is there."""
+    outlines = [np.asarray(c["corners"], np.float64) for c in cards]
+    mask = np.zeros(shape, np.uint8)
+    cv2.fillPoly(mask, [np.round(o).astype(np.int32) for o in outlines], 1)
+    shown = [o for o, c in zip(outlines, cards, strict=True) if c["visible_corners"] is not None]
+    return _boxes_off_cards(mask, np.empty((0, 2), np.int64), shown, rng, count)
+
+
+def _boxes_off_cards(
+    cards: NDArray[np.uint8], occluder: NDArray[np.integer], shown: list[NDArray[np.floating]],
+    rng: np.random.Generator, count: int,
+) -> list[NDArray[np.float64]]:
+    """Boxes on the pixels ``cards`` leaves bare (at most :data:`TABLE_BOX_MAX_CARD` card), sized by the
+    cards ``shown``; ``occluder`` lists the (x, y) pixels of objects to aim a third of them at."""
+    height, width = cards.shape
     if not shown:
         return []
-    cards = (scene.idbuf >= 0).astype(np.uint8)
-    occluder = np.argwhere(scene.idbuf == OCCLUDER)[:, ::-1]
-    length = float(np.median([max(np.linalg.norm(v.corners[3] - v.corners[0]),
-                                  np.linalg.norm(v.corners[1] - v.corners[0])) for v in shown]))
+    length = float(np.median([max(np.linalg.norm(c[3] - c[0]), np.linalg.norm(c[1] - c[0])) for c in shown]))
     out: list[NDArray[np.float64]] = []
     for attempt in range(count * 8):
         if len(out) == count:
@@ -194,7 +219,7 @@ def table_boxes(scene: Scene, rng: np.random.Generator, count: int) -> list[NDAr
         if attempt % 3 == 0 and len(occluder):
             centre = occluder[int(rng.integers(len(occluder)))].astype(np.float64)
         elif attempt % 3 == 1:
-            near = shown[int(rng.integers(len(shown)))].corners.mean(axis=0)
+            near = shown[int(rng.integers(len(shown)))].mean(axis=0)
             centre = near + rng.uniform(0.5, 2.0) * length * _unit(rng.uniform(0, 2 * np.pi))
         else:
             centre = rng.uniform([0, 0], [width, height])
