@@ -9,7 +9,7 @@ face at table resolution for little time.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -203,7 +203,7 @@ def photo_table_boxes(
 
 
 def _boxes_off_cards(
-    cards: NDArray[np.uint8], occluder: NDArray[np.integer], shown: list[NDArray[np.floating]],
+    cards: NDArray[np.uint8], occluder: NDArray[np.integer], shown: Sequence[NDArray[np.floating]],
     rng: np.random.Generator, count: int,
 ) -> list[NDArray[np.float64]]:
     """Boxes on the pixels ``cards`` leaves bare (at most :data:`TABLE_BOX_MAX_CARD` card), sized by the
