@@ -79,3 +79,48 @@ def test_a_checkpoint_rebuilt_from_the_shipped_onnx_detector_computes_the_same(t
     assert out.returncode == 0, out.stderr[-3000:]
     scores, boxes = (float(v) for v in out.stdout.split()[-2:])
     assert scores < 1e-4 and boxes < 0.05  # class scores and angle, and box pixels in a 640 input
+
+
+def test_held_norms_train_the_model_that_is_in_use(tmp_path):
+    """``--freeze-norms``: in training mode the held model computes what it computes in use, and its norms'
+    statistics stay as they were (without holding, a training pass does neither)."""
+    script = textwrap.dedent(
+        """
+        import torch
+        from vision.training.detector import CLASS_NAMES, MODEL_YAML, hold_norms
+        from vision.training.offline import prepare_offline
+        from pathlib import Path
+        prepare_offline(Path("build-test"))
+        from ultralytics.nn.tasks import OBBModel
+        torch.manual_seed(0)
+        model = OBBModel(MODEL_YAML, nc=len(CLASS_NAMES), verbose=False)
+        for m in model.modules():  # statistics unlike a fresh batch's, as a trained model's are
+            if isinstance(m, torch.nn.BatchNorm2d):
+                m.running_mean.uniform_(-0.5, 0.5); m.running_var.uniform_(0.5, 2.0)
+        seen = {}
+        model.model[-1].register_forward_pre_hook(lambda mod, args: seen.__setitem__("x", [t.detach().clone() for t in args[0]]))
+        x = torch.rand(2, 3, 256, 256)
+        model.eval()
+        with torch.no_grad():
+            model(x)
+        in_use = seen["x"]
+        import copy
+        before = copy.deepcopy(model.state_dict())
+        for held in (False, True):
+            model.train()
+            count = hold_norms(model) if held else 0
+            with torch.no_grad():
+                model(x)
+            gap = max(float((a - b).abs().max()) for a, b in zip(seen["x"], in_use))
+            state = model.state_dict()
+            moved = max(float((state[k].double() - before[k].double()).abs().max()) for k in before if "running" in k)
+            print(held, count, gap, moved)
+            model.load_state_dict(before)
+        """
+    )
+    env = {**os.environ, "HOME": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=600, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr[-3000:]
+    free, held = (line.split() for line in out.stdout.strip().splitlines()[-2:])
+    assert float(free[2]) > 1e-2 and float(free[3]) > 0  # a plain training pass: another function, statistics moved
+    assert int(held[1]) > 50 and float(held[2]) < 1e-5 and float(held[3]) == 0.0

@@ -66,6 +66,9 @@ class DetectorRecipe:
     a column are learnt at the scale ``detect`` enlarges them to."""
     photo_val_every: int = PHOTO_VAL_EVERY
     """Every this-many-th photo-real scene goes to validation instead of training."""
+    freeze_norms: bool = False
+    """Keep every batch norm as it is in use (its running statistics, never the batch's) while training, so
+    that a fine-tune starts from exactly the function the model computes (see :func:`hold_norms`)."""
 
 
 def render_dataset(recipe: DetectorRecipe, data_dir: Path, *, progress: bool = True) -> Path:
@@ -160,12 +163,10 @@ def train_detector(recipe: DetectorRecipe, *, build_dir: Path, models_dir: Path,
         start = str(checkpoint_from_onnx(Path(start), run_dir.parent / f"{recipe.name}-start.pt", model_yaml=MODEL_YAML,
                                          names=CLASS_NAMES, build_dir=build_dir, calibration=calibration,
                                          imgsz=recipe.imgsz))
-    if last.exists():
-        model = YOLO(str(last))
-        results = model.train(resume=True)
-    else:
-        model = YOLO(start or MODEL_YAML, task="obb")
-        results = model.train(**common)
+    model = YOLO(str(last)) if last.exists() else YOLO(start or MODEL_YAML, task="obb")
+    if recipe.freeze_norms:
+        model.add_callback("on_train_batch_start", lambda trainer: hold_norms(trainer.model))
+    results = model.train(resume=True) if last.exists() else model.train(**common)
     seconds = time.monotonic() - started
     best = run_dir / "weights" / "best.pt"
     trained = YOLO(str(best if best.exists() else last))
@@ -185,6 +186,23 @@ def train_detector(recipe: DetectorRecipe, *, build_dir: Path, models_dir: Path,
     }
     (models_dir / f"{recipe.name}.train.json").write_text(json.dumps(record, indent=2) + "\n")
     return target
+
+
+def hold_norms(model: Any) -> int:
+    """Put every batch norm of ``model`` in its use mode; returns how many.
+
+    In training a batch norm normalises by the batch's own statistics and updates its running ones, so
+    the model being trained is not the model in use until the statistics settle again. Ultralytics sets
+    the whole model to training at each epoch; called before each batch, this keeps the norms as they
+    are in use (their scale and shift still learn). Fine-tuning from ``models/*.onnx`` (whose norms are
+    folded, :mod:`vision.training.from_onnx`) then starts from exactly the exported function.
+    """
+    import torch
+
+    norms = [m for m in model.modules() if isinstance(m, torch.nn.BatchNorm2d)]
+    for m in norms:
+        m.eval()
+    return len(norms)
 
 
 def _data_key(recipe: DetectorRecipe) -> str:
