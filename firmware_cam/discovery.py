@@ -9,7 +9,6 @@ from __future__ import annotations
 import logging
 import socket
 import threading
-import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -94,7 +93,8 @@ class Announcement:
 
 
 def find_cameras(timeout: float = 3.0, *, interfaces: list[str] | None = None, wanted: str | None = None) -> list[FoundCamera]:
-    """The cameras that answer within ``timeout`` seconds (as soon as ``wanted`` answers, when given).
+    """The cameras that answer within ``timeout`` seconds; with ``wanted``, as soon as that one answers (only
+    it is returned then), or, when it never does, every camera that did answer in the time.
 
     :raises DiscoveryError: zeroconf is not installed.
     """
@@ -131,7 +131,7 @@ def _find(timeout: float, interfaces: list[str] | None, wanted: str | None) -> l
         seen.wait(timeout)
         browser.cancel()
         for full in dict.fromkeys(names):
-            if wanted is not None and _short(full) != wanted:
+            if seen.is_set() and _short(full) != wanted:
                 continue
             info = conf.get_service_info(SERVICE_TYPE, full, timeout=1500)
             if info is None or not info.parsed_addresses():
@@ -149,13 +149,11 @@ def resolve(name: str, timeout: float = 5.0, *, interfaces: list[str] | None = N
 
     :raises DiscoveryError: naming the cameras that did answer.
     """
-    deadline = time.monotonic() + timeout
     found = find_cameras(timeout, interfaces=interfaces, wanted=name)
     for camera in found:
         if camera.name == name:
             return camera
-    others = find_cameras(max(0.5, min(2.0, deadline - time.monotonic())), interfaces=interfaces)
-    listed = ", ".join(c.name for c in others) or "none"
+    listed = ", ".join(c.name for c in found) or "none"
     raise DiscoveryError(f"no camera named {name!r} answered on the network within {timeout:g} s "
                          f"(cameras found: {listed})")
 
