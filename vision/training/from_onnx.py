@@ -13,6 +13,9 @@ norms (which compute exactly the exported function) a few training images go thr
 batch norm records the mean ``m`` and variance ``v`` of its input per channel, and becomes scale
 ``sqrt(v + eps)``, shift ``m + bias``, running mean ``m``, running variance ``v``: the same function in
 use, and nearly the same on a training batch.
+
+With ``borne train detector --freeze-norms`` (:func:`vision.training.detector.hold_norms`) the norms never
+use a batch's statistics, so the calibration changes nothing there; it is kept for runs without it.
 """
 
 from __future__ import annotations
