@@ -18,7 +18,9 @@ from tests.web.conftest import Server
 
 pytestmark = pytest.mark.browser
 
-TIMEOUT_MS = 10_000
+TIMEOUT_MS = 30_000
+"""How long a page may take to show what it should (Playwright's own default): a bound on a wait, not a
+timing figure; a loaded CI machine once needed more than 10 s."""
 
 
 def side_index(page: Any, name: str) -> int:
