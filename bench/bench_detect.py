@@ -3,7 +3,7 @@
     python bench/bench_detect.py [--scenes 100] [--seed 9100] [--edition generic]
     python bench/bench_detect.py --photos FOLDER [--scenes N]   # photo-real scenes of `borne data photos`
     python bench/bench_detect.py ... --detector build/models/detector-photo.onnx   # a newly trained detector
-    python bench/bench_detect.py ... --misses build/misses   # a picture of each card not found, to look at
+    python bench/bench_detect.py ... --misses build/misses   # a picture of each card not found, misread or boxed on no card
 
 Held out: scene seed 9100 (training used seeds 1 and 1001 for the detector, 21 for the recogniser)
 and table surfaces no training run used (tiles and laminate).
@@ -88,7 +88,9 @@ def main() -> None:
     parser.add_argument("--misses", default=None, metavar="DIR",
                         help="write the neighbourhood of each card not found to DIR (red: its visible part; "
                              "green: the face-up boxes `detect` lists; yellow: boxes it set aside), and each "
-                             "scene whose draw pile was reported wrong (blue: the face-down boxes)")
+                             "scene whose draw pile was reported wrong (blue: the face-down boxes); each card "
+                             "misread (*_read_as_*: green, the box read) and each face-up box on no card "
+                             "(*_on_no_card_*: red, the box; green, the true visible boxes)")
     args = parser.parse_args()
 
     detector = Path(args.detector) if args.detector else None
@@ -232,6 +234,9 @@ def measure_stills(reader: FrameReader, stills: Iterable[Still], title: str, *, 
             s = face_up[best]
             faces_total += 1
             faces_right += s.card == card
+            if misses is not None and s.card != card:
+                cv2.imwrite(str(misses / f"{index:04d}_{v['card']}_read_as_{s.card.value if s.card else 'unknown'}.png"),
+                            draw_miss(image, box, [np.asarray(s.corners)], []))
             if card.is_safety and id(s) in placed:
                 sideways_total += 1
                 sideways_right += placed[id(s)].sideways == v["sideways"]
@@ -240,6 +245,9 @@ def measure_stills(reader: FrameReader, stills: Iterable[Still], title: str, *, 
             predictions += 1
             if k not in used and not any(iou(b, s.corners) >= 0.3 for b in boxes):
                 false_found += 1
+                if misses is not None:
+                    cv2.imwrite(str(misses / f"{index:04d}_on_no_card_{k:02d}_{s.card.value if s.card else 'unknown'}.png"),
+                                draw_miss(image, np.asarray(s.corners), boxes, []))
         stills_read += 1
         piles_right += census.draw_pile == still.truth["draw_pile"]
         if misses is not None and census.draw_pile != still.truth["draw_pile"]:
