@@ -39,6 +39,7 @@ from datasets.textures import HELD_OUT_KINDS
 from scoring.cards import Card
 from vision.geometry import iou
 from vision.read.frame_reader import FrameReader
+from vision.read.sighting import Sighting
 from vision.read.tiling import tile_windows
 from vision.table.census import take_census
 from vision.table.layout import TableLayout
@@ -167,6 +168,11 @@ def draw_miss(image: np.ndarray, box: np.ndarray, listed: list[np.ndarray], asid
     return out
 
 
+def read_as(sighting: Sighting) -> str:
+    """What a face-up box was read as, for a file name."""
+    return sighting.card.value if sighting.card else "unknown"
+
+
 def draw_face_down(image: np.ndarray, boxes: list[np.ndarray]) -> np.ndarray:
     """A scene whose draw pile was reported wrong, with every face-down box the detector gave (blue)."""
     out = image.copy()
@@ -235,7 +241,7 @@ def measure_stills(reader: FrameReader, stills: Iterable[Still], title: str, *, 
             faces_total += 1
             faces_right += s.card == card
             if misses is not None and s.card != card:
-                cv2.imwrite(str(misses / f"{index:04d}_{v['card']}_read_as_{s.card.value if s.card else 'unknown'}.png"),
+                cv2.imwrite(str(misses / f"{index:04d}_{v['card']}_read_as_{read_as(s)}_{best:02d}.png"),
                             draw_miss(image, box, [np.asarray(s.corners)], []))
             if card.is_safety and id(s) in placed:
                 sideways_total += 1
@@ -246,7 +252,7 @@ def measure_stills(reader: FrameReader, stills: Iterable[Still], title: str, *, 
             if k not in used and not any(iou(b, s.corners) >= 0.3 for b in boxes):
                 false_found += 1
                 if misses is not None:
-                    cv2.imwrite(str(misses / f"{index:04d}_on_no_card_{k:02d}_{s.card.value if s.card else 'unknown'}.png"),
+                    cv2.imwrite(str(misses / f"{index:04d}_on_no_card_{k:02d}_{read_as(s)}.png"),
                                 draw_miss(image, np.asarray(s.corners), boxes, []))
         stills_read += 1
         piles_right += census.draw_pile == still.truth["draw_pile"]
