@@ -136,6 +136,8 @@ def _recogniser(args: argparse.Namespace) -> int:
     recogniser.save(target)
     record = {"edition": args.edition, "scenes": args.scenes, "face_views": args.face_views, "seed": args.seed,
               "epochs": args.epochs, "photos": args.photos, "photo_weight": PHOTO_WEIGHT,
+              # a photo-real folder may still be growing (a resumable render): how far it was, to redo the fit
+              "photo_scenes": {f: len(list((Path(f) / "truth").glob("*.json"))) for f in args.photos},
               "crops": int(len(crops.labels)), "seconds": round(time.monotonic() - started)}
     target.with_suffix(".train.json").write_text(json.dumps(record, indent=2) + "\n")
     print(f"wrote {target} from {len(crops.labels)} crops in {record['seconds']} s")

@@ -58,15 +58,37 @@ def test_a_classifier_fitted_on_views_tells_two_faces_apart_by_their_small_print
     assert (said == test_labels).mean() > 0.95
 
 
+def test_face_views_include_the_back_under_every_turn():
+    """A twentieth of the face views are the edition's back, half of them cut under a wrong quarter turn:
+    a back is a back whichever way up (the runtime reads each box under its four turns)."""
+    from datasets.edition import load_edition
+    from vision.read.crops import cut_card
+    from vision.training.face_fitting import BACK, BACK_VIEW_SHARE, CLASSES, TURNED, collect_face_views
+
+    views = collect_face_views("generic", 400, seed=2)
+    backs = views.crops[views.labels == BACK]
+    assert len(backs) == round(400 * BACK_VIEW_SHARE)
+    assert set(np.unique(views.labels)) <= set(range(len(CLASSES))) | {TURNED, BACK}
+    back = np.ascontiguousarray(load_edition("generic").face("back")[..., ::-1])
+    h, w = back.shape[:2]
+    whole = cut_card(back, np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)).astype(np.float32)
+    blue = whole[..., 0].mean() - whole[..., 2].mean()  # the generic back is mostly blue
+    assert blue > 30 and all(c[..., 0].mean() - c[..., 2].mean() > 0 for c in backs.astype(np.float32))
+
+
 def test_scene_crops_teach_slivers_and_askew_reads_as_nothing_to_read():
     """Every readable card gives an upright crop and the same box under a wrong turn; a sliver of a
-    card mostly under others is kept too, as "nothing to read" (the detector boxes slivers)."""
-    from vision.training.face_fitting import CLASSES, SLIVER_VISIBLE, TURNED, collect_crops
+    card mostly under others is kept too, as "nothing to read" (the detector boxes slivers); the top
+    card of the draw pile is a back, under two turns."""
+    from vision.training.face_fitting import BACK, CLASSES, SLIVER_VISIBLE, TURNED, collect_crops
 
     crops = collect_crops("generic", scenes=6, seed=3)
     readable = crops.labels < len(CLASSES)
     nothing = crops.labels == TURNED
-    assert readable.sum() > 50 and readable.sum() + nothing.sum() == len(crops.labels)
+    backs = crops.labels == BACK
+    assert readable.sum() > 50 and readable.sum() + nothing.sum() + backs.sum() == len(crops.labels)
+    assert 2 <= backs.sum() <= 4 * 6 and backs.sum() % 2 == 0
+    assert crops.visible[backs].min() >= SLIVER_VISIBLE
     slivers = nothing & (crops.visible < SLIVER_VISIBLE)
     assert slivers.sum() > 0
     assert nothing.sum() > readable.sum()  # one askew read per readable card, and the slivers besides
@@ -112,11 +134,11 @@ def test_table_boxes_lie_where_no_card_shows_and_are_taught_as_nothing_to_read()
 
 def test_photo_real_crops_are_cut_from_the_scenes_printed_from_the_edition(tmp_path):
     """`borne train recogniser --photos`: each readable card of a scene whose deck is the edition, upright
-    and read askew; scenes of another deck give nothing."""
+    and read askew; scenes of another deck give their boxes on no card alone."""
     import json
 
     from datasets.generate import generate_scenes
-    from vision.training.face_fitting import CLASSES, TURNED, collect_photo_crops
+    from vision.training.face_fitting import BACK, CLASSES, TURNED, collect_photo_crops
 
     folder = tmp_path / "photos"  # the layout and truth of `borne data photos`
     generate_scenes(folder, count=3, seed=4, scheme="ids", progress=False)
@@ -128,9 +150,13 @@ def test_photo_real_crops_are_cut_from_the_scenes_printed_from_the_edition(tmp_p
              if c["card"] != "back" and c["visible"] >= 0.3 and c["visible_corners"] is not None]
     readable = crops.labels < len(CLASSES)
     assert readable.sum() >= 0.8 * len(shown) and (crops.labels == TURNED).sum() >= readable.sum()
+    backs = [c for t in truths[:2] for c in json.loads(t.read_text())["table_cards"]
+             if c["card"] == "back" and c["visible"] >= 0.3 and c["visible_corners"] is not None]
+    assert len(backs) > 0 and (crops.labels == BACK).sum() >= 2
     assert {CLASSES[k].value for k in crops.labels[readable]} <= {c["card"] for c in shown} | {
         c["card"] for t in truths[:2] for c in json.loads(t.read_text())["table_cards"]}
-    assert len(collect_photo_crops([folder], "retro", seed=1).labels) == 0
+    other_deck = collect_photo_crops([folder], "retro", seed=1)
+    assert len(other_deck.labels) > 0 and (other_deck.labels == TURNED).all() and (other_deck.visible == 0).all()
 
 
 def test_photo_real_table_boxes_lie_on_no_card_of_the_truth_and_are_taught_as_nothing_to_read(tmp_path):
@@ -142,8 +168,8 @@ def test_photo_real_table_boxes_lie_on_no_card_of_the_truth_and_are_taught_as_no
 
     from datasets.generate import generate_scenes
     from vision.training.face_fitting import (
+        PHOTO_TABLE_BOXES_PER_SCENE,
         TABLE_BOX_MAX_CARD,
-        TABLE_BOXES_PER_SCENE,
         TURNED,
         collect_photo_crops,
         photo_table_boxes,
@@ -165,7 +191,7 @@ def test_photo_real_table_boxes_lie_on_no_card_of_the_truth_and_are_taught_as_no
             assert outlines[inside.astype(bool)].mean() <= TABLE_BOX_MAX_CARD + 0.02
     crops = collect_photo_crops([folder], "generic", seed=1)
     table = crops.visible == 0
-    assert TABLE_BOXES_PER_SCENE <= table.sum() <= 2 * TABLE_BOXES_PER_SCENE
+    assert PHOTO_TABLE_BOXES_PER_SCENE <= table.sum() <= 2 * PHOTO_TABLE_BOXES_PER_SCENE
     assert (crops.labels[table] == TURNED).all()
 
 
@@ -187,3 +213,40 @@ def test_photo_real_crops_leave_out_the_scenes_the_detector_validates_on(tmp_pat
 
     one = cards_cut(folder)
     assert one > 0 and cards_cut(twenty) == 19 * one
+
+
+def test_a_lamps_highlight_washes_part_of_a_face_towards_white():
+    """Glare on the gloss: pixels only ever go towards white, never past it, more in the highlight's middle
+    than at its edge (a highlight, not a tint over the whole face)."""
+    from vision.training.face_samples import GLARE_STRENGTH, _glare
+
+    face = np.full((60, 40, 3), 100.0, np.float32)
+    rng = np.random.default_rng(4)
+    for _ in range(20):
+        washed = _glare(face, rng)
+        assert washed.shape == face.shape
+        assert (washed >= face - 1e-3).all() and (washed <= 255.0 + 1e-3).all()
+        assert washed.max() - 100.0 <= GLARE_STRENGTH[1] * 155.0 + 1e-3
+        assert washed.max() > washed.min()
+
+
+def test_train_recogniser_writes_a_recogniser_that_reads_backs_and_records_its_photo_scenes(tmp_path):
+    """`borne train recogniser --photos DIR`: the file knows the back, and the run's record says how many
+    photo-real scenes the folder held (a resumable render may still be adding to it)."""
+    import json
+    import subprocess
+    import sys
+
+    from datasets.generate import generate_scenes
+    from vision.read.recogniser import FaceRecogniser
+
+    photos = tmp_path / "photos"
+    generate_scenes(photos, count=2, seed=4, scheme="ids", progress=False)
+    models = tmp_path / "models"
+    done = subprocess.run([sys.executable, "-m", "borne", "train", "recogniser", "--scenes", "2", "--face-views", "300",
+                           "--epochs", "1", "--photos", str(photos), "--models", str(models)],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert FaceRecogniser.load(models / "recogniser-generic.npz").reads_backs
+    record = json.loads((models / "recogniser-generic.train.json").read_text())
+    assert record["photo_scenes"] == {str(photos): 2}

@@ -80,3 +80,23 @@ def test_an_unread_box_is_kept_only_when_the_detector_is_sure_of_it(recogniser):
     read = [s for s in found if s.card is not None]
     assert len(unknown) == 1 and np.allclose(unknown[0].corners, bare + [0, 0.5])
     assert [s.card for s in read] == [card.placed.card]
+
+
+def test_a_faint_box_read_at_little_more_than_even_odds_is_not_a_card(recogniser):
+    """A box is a card when the detector and the reading together are sure enough
+    (:data:`READ_KEPT_CONFIDENCE`): the same card read in a faint box is dropped, in a sure box kept."""
+    from vision.read.frame_reader import READ_KEPT_CONFIDENCE
+
+    renderer = SceneRenderer(SceneSpec(width=1280, height=720, hands=0.0, distractors=0.0))
+    scene = scene_for(9300, 1, renderer)
+    image = np.ascontiguousarray(scene.image[..., ::-1])
+    card = max((v for v in scene.views if v.placed.card is not None and v.visible_corners is not None),
+               key=lambda v: v.visible)
+    reading = recogniser.read(image, [card.visible_corners])[0]
+    assert reading.card == card.placed.card
+    faint = 0.95 * READ_KEPT_CONFIDENCE / reading.confidence  # under the product, and under UNREAD_KEPT too
+    sure = min(1.0, 1.05 * READ_KEPT_CONFIDENCE / reading.confidence + 0.2)
+    assert faint < UNREAD_KEPT_CONFIDENCE
+    assert FrameReader(ReplayedBoxes([card.visible_corners], [faint]), recogniser).read(image).sightings == ()
+    kept = FrameReader(ReplayedBoxes([card.visible_corners], [sure]), recogniser).read(image).sightings
+    assert [s.card for s in kept] == [card.placed.card]

@@ -9,7 +9,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.read.detector import CardDetector, OnnxCardDetector
-from vision.read.recogniser import Recogniser
+from vision.read.recogniser import Reading, Recogniser
 from vision.read.sighting import Sighting
 from vision.read.tiling import LIVE_TILE_SHARE, STILL_TILE_SHARE, TiledDetector
 
@@ -21,6 +21,11 @@ UNREAD_KEPT_CONFIDENCE = 0.8
 """A face-up box whose face the recogniser cannot read is kept (as an unknown card) only when the
 detector is at least this sure of it; fainter unread boxes are a floor tile's grout, a finger or a coin
 (development scenes, seed 9300: dropping them removed 54 of 77 boxes on no card and 1 of 650 cards)."""
+READ_KEPT_CONFIDENCE = 0.4
+"""A box read as a card is kept only when the detector's confidence times the reading's is at least this;
+else it counts as unread (and, fainter than :data:`UNREAD_KEPT_CONFIDENCE`, is dropped). On photo-real
+development stills most boxes on no card are faint boxes on a wood grain, a cup or a card's end band read
+as a card at little more than even odds."""
 
 
 @dataclass(frozen=True)
@@ -68,11 +73,13 @@ class FrameReader:
         for i in range(len(found)):
             if face_up[i]:
                 reading = next(readings)
-                if reading.card is None and found.confidence[i] < UNREAD_KEPT_CONFIDENCE:
+                if reading.card is not None and found.confidence[i] * reading.confidence < READ_KEPT_CONFIDENCE:
+                    reading = Reading(None, reading.confidence, reading.turn)
+                if reading.card is None and not reading.back and found.confidence[i] < UNREAD_KEPT_CONFIDENCE:
                     continue
-                sightings.append(
-                    Sighting(found.corners[i], True, reading.card, float(found.confidence[i]) * reading.confidence)
-                )
+                # a back read on a box the detector called face up: a face-down card (the draw pile)
+                sightings.append(Sighting(found.corners[i], not reading.back, reading.card,
+                                          float(found.confidence[i]) * reading.confidence))
             else:
                 sightings.append(Sighting(found.corners[i], False, None, float(found.confidence[i])))
         longs = [max(np.linalg.norm(b[1] - b[0]), np.linalg.norm(b[3] - b[0])) for b in boxes]

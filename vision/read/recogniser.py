@@ -115,7 +115,7 @@ def read_with_second_look(
         return out
     for i, reading in zip(readable, read_boxes(image, [boxes[i] for i in readable]), strict=True):
         out[i] = reading
-    unsure = [i for i in readable if out[i].card is None]
+    unsure = [i for i in readable if out[i].card is None and not out[i].back]
     if unsure and angles:
         again = read_boxes(image, [turned_box(boxes[i], a) for i in unsure for a in angles])
         for n, i in enumerate(unsure):
@@ -134,6 +134,9 @@ class Reading:
     confidence: float
     turn: int = 0
     """Quarter turns of the box's corner order under which the face read upright."""
+    back: bool = False
+    """The box shows a card's back (``card`` is ``None``): a face-down card, the draw pile, which the
+    detector now and then boxes as face up."""
 
 
 class Recogniser(Protocol):
@@ -156,9 +159,13 @@ class FaceRecogniser:
     """Below this the answer is "unknown"; raising it trades recall for precision."""
     second_look_degrees: tuple[float, ...] = SECOND_LOOK_DEGREES
     """A readable box left unknown is cut again turned by each of these angles about its centre."""
+    reads_backs: bool = False
+    """The model has a class for the card back, after its "nothing to read" class (fitted since the
+    back was taught; earlier files have neither the class nor the flag)."""
 
     def read_crops(self, crops: NDArray[np.uint8]) -> NDArray[np.float64]:
-        """Class probabilities ``(N, classes)`` of crops (without the "read askew" class the model also has)."""
+        """Class probabilities ``(N, classes)`` of crops (without the "nothing to read" and back classes the
+        model also has)."""
         return self.mlp.probabilities(face_features(crops))[:, : len(self.classes)]
 
     def read(self, image: NDArray[np.uint8], boxes: list[NDArray[np.floating]]) -> list[Reading]:
@@ -171,11 +178,18 @@ class FaceRecogniser:
         if not boxes:
             return []
         crops = np.asarray([cut_card(image, q) for box in boxes for q in turns(box)], dtype=np.uint8)
-        p = self.read_crops(crops).reshape(len(boxes), 4, len(self.classes))
+        every = self.mlp.probabilities(face_features(crops)).reshape(len(boxes), 4, -1)
+        p = every[..., : len(self.classes)]
         out = []
         for row in range(len(boxes)):
             turn, k = np.unravel_index(int(p[row].argmax()), p[row].shape)
             conf = float(p[row, turn, k])
+            if self.reads_backs:
+                back_turn = int(every[row, :, len(self.classes) + 1].argmax())
+                back = float(every[row, back_turn, len(self.classes) + 1])
+                if back >= self.min_confidence and back > conf:
+                    out.append(Reading(None, back, back_turn, back=True))
+                    continue
             out.append(Reading(self.classes[k] if conf >= self.min_confidence else None, conf, int(turn)))
         return out
 
@@ -189,6 +203,7 @@ class FaceRecogniser:
                 edition=np.array(self.edition),
                 classes=np.array([c.value for c in self.classes]),
                 min_confidence=np.array(self.min_confidence),
+                reads_backs=np.array(self.reads_backs),
                 mean=m.mean, scale=m.scale, w1=m.w1.astype(np.float16), b1=m.b1, w2=m.w2.astype(np.float16), b2=m.b2,
             )
 
@@ -205,6 +220,7 @@ class FaceRecogniser:
                     classes=tuple(Card(c) for c in data["classes"]),
                     mlp=mlp,
                     min_confidence=float(data["min_confidence"]),
+                    reads_backs="reads_backs" in data.files and bool(data["reads_backs"]),
                 )
         except FileNotFoundError:
             raise ModelError(f"{path}: no such recogniser") from None

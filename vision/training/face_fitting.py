@@ -32,6 +32,12 @@ CLASSES: tuple[Card, ...] = tuple(Card)
 TURNED = len(CLASSES)
 """The extra training class of crops with nothing to read as a card: a face under a wrong quarter turn,
 or a sliver of a card mostly hidden under others (the detector boxes those too)."""
+BACK = TURNED + 1
+"""The training class of a card's back under any turn: the draw pile, which the detector boxes as face up
+now and then (on photo-real development stills, every draw pile missed was boxed so); read as a back
+it counts as the face-down card it is."""
+BACK_VIEW_SHARE = 0.05
+"""The share of the face views cut from the edition's back."""
 MIN_VISIBLE = 0.08
 """The least share of its face a card shows for the benches to ask the recogniser to read it."""
 SLIVER_VISIBLE = 0.15
@@ -48,6 +54,11 @@ a phone), taught as nothing to read: the detector boxes a few of those, and a re
 only seen faces read a blank floor tile as a Repairs."""
 TABLE_BOX_MAX_CARD = 0.1
 """The most of a table box that card pixels may fill."""
+PHOTO_TABLE_BOXES_PER_SCENE = 12
+"""Boxes on no card cut from each photo-real scene, whatever deck it was printed from (a table is a table):
+the photographs' wood, lamp glare and soft shadows are what the detector boxes on photo-like tables, and a
+recogniser taught six boxes from the scenes of its own deck alone read a bare table as a 75 km card on
+development stills."""
 
 
 def box_fill(corners: NDArray[np.floating], visible_corners: NDArray[np.floating], visible: float) -> float:
@@ -93,7 +104,11 @@ def collect_crops(
         scene = scene_for(seed, i, renderer)
         image = np.ascontiguousarray(scene.image[..., ::-1])
         for view in scene.views:
-            if view.placed.card is not None and view.visible_corners is not None and not view.random_face:
+            if view.visible_corners is None or view.random_face:
+                continue
+            if view.placed.card is None:
+                cut.back(image, view.corners, view.visible_corners, view.visible, rng, jitter_px)
+            else:
                 cut.card(image, view.placed.card, view.corners, view.visible_corners, view.visible, rng, jitter_px)
         for box in table_boxes(scene, rng, TABLE_BOXES_PER_SCENE):
             cut.add(cut_card(image, box), TURNED, 0.0)
@@ -108,9 +123,9 @@ def collect_photo_crops(
 ) -> CropSet:
     """Cut every readable face-up card out of the photo-real scenes (``borne data photos``) printed from
     ``edition``: the light, gloss, white rims and denoised texture of a photograph, which 2-D scenes lack;
-    and boxes where no card lies, as nothing to read (:func:`photo_table_boxes`), so the photographs do
-    not teach that anything soft and lit is a card. The scenes the detector validates on are left out
-    (:func:`~vision.training.tiles.is_photo_validation`).
+    and, from every scene whatever its deck, boxes where no card lies, as nothing to read
+    (:func:`photo_table_boxes`), so the photographs do not teach that anything soft and lit is a card. The
+    scenes the detector validates on are left out (:func:`~vision.training.tiles.is_photo_validation`).
 
     A scene's deck is its truth's ``edition`` (scenes written before it was recorded count as the generic
     edition's only in a folder rendered with ``--edition generic``, the default)."""
@@ -124,18 +139,22 @@ def collect_photo_crops(
             if is_photo_validation(k):
                 continue
             truth = json.loads(path.read_text())
-            if truth.get("edition", "generic") != edition:
-                continue
+            ours = truth.get("edition", "generic") == edition
             loaded = cv2.imread(str(folder / truth["image"]))
             if loaded is None:
                 continue
             image = np.asarray(loaded, dtype=np.uint8)
             cards = [c for side in truth["sides"] for c in side["cards"]] + truth["table_cards"]
             for c in cards:
-                if c["card"] != "back" and c["visible_corners"] is not None and not c["random_face"]:
-                    cut.card(image, Card(c["card"]), np.asarray(c["corners"], np.float64),
-                             np.asarray(c["visible_corners"], np.float64), float(c["visible"]), rng, jitter_px)
-            for box in photo_table_boxes(cards, image.shape[:2], rng, TABLE_BOXES_PER_SCENE):
+                if not ours or c["visible_corners"] is None or c["random_face"]:
+                    continue
+                corners = np.asarray(c["corners"], np.float64)
+                box = np.asarray(c["visible_corners"], np.float64)
+                if c["card"] == "back":
+                    cut.back(image, corners, box, float(c["visible"]), rng, jitter_px)
+                else:
+                    cut.card(image, Card(c["card"]), corners, box, float(c["visible"]), rng, jitter_px)
+            for box in photo_table_boxes(cards, image.shape[:2], rng, PHOTO_TABLE_BOXES_PER_SCENE):
                 cut.add(cut_card(image, box), TURNED, 0.0)
             done += 1
             if progress is not None:
@@ -158,17 +177,35 @@ class _Cuts:
 
     def card(self, image: NDArray[np.uint8], card: Card, corners: NDArray[np.floating], box: NDArray[np.floating],
              visible: float, rng: np.random.Generator, jitter_px: float) -> None:
-        sides = np.linalg.norm(np.roll(box, -1, axis=0) - box, axis=1)
-        if sides.min() < MIN_SIDE_PX:
-            return
-        q = box + rng.normal(0, jitter_px, (4, 2))
-        if visible < SLIVER_VISIBLE or box_fill(corners, box, visible) < MIN_BOX_FILL:
-            # a sliver: what the recogniser must not read as a card
-            self.add(cut_card(image, np.roll(q, -int(rng.integers(0, 4)), axis=0)), TURNED, visible)
+        q = self._readable_box(image, corners, box, visible, rng, jitter_px)
+        if q is None:
             return
         self.add(cut_card(image, q), CLASSES.index(card), visible)
         # The same box under a wrong quarter turn teaches the recogniser what a face read askew looks like.
         self.add(cut_card(image, np.roll(q, -int(rng.integers(1, 4)), axis=0)), TURNED, visible)
+
+    def back(self, image: NDArray[np.uint8], corners: NDArray[np.floating], box: NDArray[np.floating],
+             visible: float, rng: np.random.Generator, jitter_px: float) -> None:
+        """A face-down card: its back upright and under another quarter turn, both a back."""
+        q = self._readable_box(image, corners, box, visible, rng, jitter_px)
+        if q is None:
+            return
+        self.add(cut_card(image, q), BACK, visible)
+        self.add(cut_card(image, np.roll(q, -int(rng.integers(1, 4)), axis=0)), BACK, visible)
+
+    def _readable_box(self, image: NDArray[np.uint8], corners: NDArray[np.floating], box: NDArray[np.floating],
+                      visible: float, rng: np.random.Generator, jitter_px: float) -> NDArray[np.float64] | None:
+        """The visible box jittered as a detector gives it, or ``None`` when there is nothing of this card to
+        read (a box too thin to cut, or a sliver, which is taught as nothing to read here)."""
+        sides = np.linalg.norm(np.roll(box, -1, axis=0) - box, axis=1)
+        if sides.min() < MIN_SIDE_PX:
+            return None
+        q = box + rng.normal(0, jitter_px, (4, 2))
+        if visible < SLIVER_VISIBLE or box_fill(corners, box, visible) < MIN_BOX_FILL:
+            # a sliver: what the recogniser must not read as a card
+            self.add(cut_card(image, np.roll(q, -int(rng.integers(0, 4)), axis=0)), TURNED, visible)
+            return None
+        return np.asarray(q, np.float64)
 
     def crop_set(self) -> CropSet:
         return CropSet(
@@ -253,17 +290,24 @@ of every doubtful crop, so 0.5 answers as surely as 0.6 did without it (generic,
 def collect_face_views(
     edition: str, count: int, *, seed: int, progress: Callable[[int], None] | None = None
 ) -> CropSet:
-    """``count`` views cut straight from the edition's face images, a fifth of them read askew."""
+    """``count`` views cut straight from the edition's face images, a fifth of them read askew, and a
+    twentieth of them from its back (the generic back where it has none), under any turn."""
+    from datasets.edition import BACK as BACK_FACE
     from datasets.edition import load_edition
     from vision.training.face_samples import face_views
 
-    faces = [load_edition(edition).face(card) for card in CLASSES]
+    deck = load_edition(edition)
+    faces = [deck.face(card) for card in CLASSES]
+    backs = round(count * BACK_VIEW_SHARE)
     askew = round(count * ASKEW_VIEW_SHARE)
-    upright_crops, upright = face_views(faces, count - askew, seed=seed, progress=progress)
+    upright = count - askew - backs
+    upright_crops, upright_labels = face_views(faces, upright, seed=seed, progress=progress)
     askew_crops, _ = face_views(faces, askew, seed=seed + 1, askew=True,
-                                progress=None if progress is None else lambda n: progress(count - askew + n))
-    labels = np.concatenate([upright, np.full(askew, TURNED, np.int64)])
-    return CropSet(crops=np.concatenate([upright_crops, askew_crops]), labels=labels,
+                                progress=None if progress is None else lambda n: progress(upright + n))
+    back_up, _ = face_views([deck.face(BACK_FACE)], backs - backs // 2, seed=seed + 2)
+    back_turned, _ = face_views([deck.face(BACK_FACE)], backs // 2, seed=seed + 3, askew=True)
+    labels = np.concatenate([upright_labels, np.full(askew, TURNED, np.int64), np.full(backs, BACK, np.int64)])
+    return CropSet(crops=np.concatenate([upright_crops, askew_crops, back_up, back_turned]), labels=labels,
                    visible=np.ones(count, np.float64))
 
 
@@ -271,7 +315,7 @@ def fit_recogniser(
     edition: str, train: CropSet, *, epochs: int = 40, seed: int = 0,
     progress: Callable[[int, float], None] | None = None,
 ) -> FaceRecogniser:
-    """Fit the recogniser's perceptron on upright crops."""
-    mlp = fit_mlp(face_features(train.crops), train.labels, len(CLASSES) + 1, epochs=epochs, seed=seed,
+    """Fit the recogniser's perceptron on upright crops: the cards, nothing to read, and the back."""
+    mlp = fit_mlp(face_features(train.crops), train.labels, BACK + 1, epochs=epochs, seed=seed,
                   progress=progress)
-    return FaceRecogniser(edition=edition, classes=CLASSES, mlp=mlp, min_confidence=MIN_CONFIDENCE)
+    return FaceRecogniser(edition=edition, classes=CLASSES, mlp=mlp, min_confidence=MIN_CONFIDENCE, reads_backs=True)

@@ -24,6 +24,11 @@ STRIP_FRACTION = (0.18, 0.45)
 """A strip in a column: 20–30 mm of an 87 mm card, and a little more when a column is loose."""
 CARD_LENGTH_PX = (45.0, 130.0)
 JITTER_PX = 1.5
+GLARE_SHARE = 0.3
+"""Views washed by a lamp's highlight on the gloss: on photo-real stills the faces under a lamp lose their
+colour towards white (the commonest misreads there), and a draw pile so lit went unread as a back."""
+GLARE_STRENGTH = (0.15, 0.65)
+"""How far the middle of the highlight goes towards white."""
 
 
 def face_views(
@@ -54,6 +59,8 @@ def _view(face: NDArray[np.uint8], rng: np.random.Generator, *, askew: bool) -> 
     if rng.random() < 0.4:
         small = cv2.GaussianBlur(small, (0, 0), rng.uniform(0.3, 1.2))
     lit = small.astype(np.float32) * rng.uniform(0.55, 1.25) * rng.uniform(0.9, 1.1, 3)
+    if rng.random() < GLARE_SHARE:
+        lit = _glare(lit, rng)
     lit += rng.normal(0, rng.uniform(1, 6), lit.shape)
     image = np.clip(lit, 0, 255).astype(np.uint8)
     if rng.random() < 0.5:
@@ -65,6 +72,17 @@ def _view(face: NDArray[np.uint8], rng: np.random.Generator, *, askew: bool) -> 
     if askew:
         box = np.roll(box, -int(rng.integers(1, 4)), axis=0)
     return cut_card(image, box)
+
+
+def _glare(lit: NDArray[np.float32], rng: np.random.Generator) -> NDArray[np.float32]:
+    """A soft white highlight somewhere on the face (its middle anywhere, its size a third to one and a
+    half card lengths), blended in up to :data:`GLARE_STRENGTH`."""
+    h, w = lit.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+    radius = rng.uniform(0.33, 1.5) * h
+    weight = rng.uniform(*GLARE_STRENGTH) * np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * radius**2))
+    return lit * (1 - weight[..., None]) + 255.0 * weight[..., None]
 
 
 def _shown_part(rng: np.random.Generator) -> tuple[float, float, float, float]:
