@@ -220,7 +220,7 @@ def test_a_lamps_highlight_washes_part_of_a_face_towards_white():
     than at its edge (a highlight, not a tint over the whole face)."""
     from vision.training.face_samples import GLARE_STRENGTH, _glare
 
-    face = np.full((60, 40, 3), 100.0, np.float32)
+    face = np.full((60, 40, 3), 100.0, np.float64)
     rng = np.random.default_rng(4)
     for _ in range(20):
         washed = _glare(face, rng)

@@ -74,11 +74,11 @@ def _view(face: NDArray[np.uint8], rng: np.random.Generator, *, askew: bool) -> 
     return cut_card(image, box)
 
 
-def _glare(lit: NDArray[np.float32], rng: np.random.Generator) -> NDArray[np.float32]:
+def _glare(lit: NDArray[np.float64], rng: np.random.Generator) -> NDArray[np.float64]:
     """A soft white highlight somewhere on the face (its middle anywhere, its size a third to one and a
     half card lengths), blended in up to :data:`GLARE_STRENGTH`."""
     h, w = lit.shape[:2]
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float64)
     cx, cy = rng.uniform(0, w), rng.uniform(0, h)
     radius = rng.uniform(0.33, 1.5) * h
     weight = rng.uniform(*GLARE_STRENGTH) * np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * radius**2))
