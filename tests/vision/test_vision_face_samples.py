@@ -216,8 +216,8 @@ def test_photo_real_crops_leave_out_the_scenes_the_detector_validates_on(tmp_pat
 
 
 def test_a_lamps_highlight_washes_part_of_a_face_towards_white():
-    """Glare on the gloss: pixels only ever go towards white, never past it, more in the highlight's middle
-    than at its edge (a highlight, not a tint over the whole face)."""
+    """Glare on the gloss: pixels only ever go towards white, never past it nor further than the strongest
+    highlight, and not all alike (a highlight, not a tint over the whole face)."""
     from vision.training.face_samples import GLARE_STRENGTH, _glare
 
     face = np.full((60, 40, 3), 100.0, np.float64)

@@ -177,7 +177,7 @@ class _Cuts:
 
     def card(self, image: NDArray[np.uint8], card: Card, corners: NDArray[np.floating], box: NDArray[np.floating],
              visible: float, rng: np.random.Generator, jitter_px: float) -> None:
-        q = self._readable_box(image, corners, box, visible, rng, jitter_px)
+        q = self._box_unless_sliver(image, corners, box, visible, rng, jitter_px)
         if q is None:
             return
         self.add(cut_card(image, q), CLASSES.index(card), visible)
@@ -187,16 +187,16 @@ class _Cuts:
     def back(self, image: NDArray[np.uint8], corners: NDArray[np.floating], box: NDArray[np.floating],
              visible: float, rng: np.random.Generator, jitter_px: float) -> None:
         """A face-down card: its back upright and under another quarter turn, both a back."""
-        q = self._readable_box(image, corners, box, visible, rng, jitter_px)
+        q = self._box_unless_sliver(image, corners, box, visible, rng, jitter_px)
         if q is None:
             return
         self.add(cut_card(image, q), BACK, visible)
         self.add(cut_card(image, np.roll(q, -int(rng.integers(1, 4)), axis=0)), BACK, visible)
 
-    def _readable_box(self, image: NDArray[np.uint8], corners: NDArray[np.floating], box: NDArray[np.floating],
+    def _box_unless_sliver(self, image: NDArray[np.uint8], corners: NDArray[np.floating], box: NDArray[np.floating],
                       visible: float, rng: np.random.Generator, jitter_px: float) -> NDArray[np.float64] | None:
         """The visible box jittered as a detector gives it, or ``None`` when there is nothing of this card to
-        read (a box too thin to cut, or a sliver, which is taught as nothing to read here)."""
+        read: a box too thin to cut, or a sliver, which this adds as a crop with nothing to read."""
         sides = np.linalg.norm(np.roll(box, -1, axis=0) - box, axis=1)
         if sides.min() < MIN_SIDE_PX:
             return None
