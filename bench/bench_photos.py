@@ -95,9 +95,10 @@ def time_sequence(spec: PhotoSpec, *, seed: int, frames: int, keep: Path | None)
         t0 = time.perf_counter()
         summary = generate_photo_sequence(out, seed=seed, spec=spec, max_frames=frames, video=False)
         seconds = time.perf_counter() - t0
-    rendered = int(summary["rendered"])  # type: ignore[call-overload]
+    rendered, reused = int(summary["rendered"]), int(summary["reused"])  # type: ignore[call-overload]
     print(f"{rendered} frames of the photo-real hand of seed {seed} at {spec.width}×{spec.height}, {spec.samples} samples"
-          f"{' (held-out split)' if spec.held_out else ''}, Blender started once per six frames")
+          f"{' (held-out split)' if spec.held_out else ''}, Blender started once per six frames drawn; "
+          f"{reused} frames of a still table finished from the frame before's render")
     if rendered:
         print(f"  seconds per frame  {seconds / rendered:.1f} (textures and deck drawn once per hand, included)")
 

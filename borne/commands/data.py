@@ -237,6 +237,7 @@ def run_photo_sequences(args: argparse.Namespace) -> int:
         finally:
             for bar in bars:
                 bar.close()
-        print(f"{out}: {summary['frames']} frames ({summary['rendered']} rendered in {time.perf_counter() - t:.0f} s), "
+        print(f"{out}: {summary['frames']} frames ({summary['rendered']} written in {time.perf_counter() - t:.0f} s, {summary['reused']} of them "
+              f"a still table finished from the frame before), "
               f"{summary['plays']} plays, video {summary['video']}", file=sys.stderr)
     return 0

@@ -15,7 +15,9 @@ and presses it flat; only the cards and the arms change from frame to frame. The
 filming, meters the bare table of the first frame and holds that exposure; each frame has its own grain.
 
 Frames whose truth exists are skipped, so an interrupted hand resumes; Blender renders a few frames
-per start, as for stills (:func:`~datasets.photoreal.photos.render_stages`).
+per start, as for stills (:func:`~datasets.photoreal.photos.render_stages`). A frame whose stage is the
+frame before's (the table lying still between plays) is not drawn again: the same stage and Cycles seed
+make the same render, so it is finished from the passes already drawn, with its own grain.
 """
 
 from __future__ import annotations
@@ -82,25 +84,32 @@ def generate_photo_sequence(
         todo.insert(0, shots[0])  # the frame the exposure is metered on, rendered again to meter it
     if progress is not None:
         progress(done, len(shots))
-    written = 0
+    written = reused = 0
+    held = _HeldPasses(passes / "held")
     for group in batches(todo, max(batch, 1)):
         work = [(shot, frame_stage(plan, shot, shot_on, spec, passes / f"{shot.index:06d}")) for shot in group]
-        render_stages([stage for _, stage in work], passes / "jobs.json", blender, passes / "blender.log")
-        for shot, stage in work:
-            folder = passes / f"{shot.index:06d}"
+        looks = [_look(stage) for _, stage in work]
+        repeats = [look == before for look, before in zip(looks, [held.look, *looks[:-1]])]
+        fresh = [stage for (_, stage), again in zip(work, repeats) if not again]
+        if fresh:
+            render_stages(fresh, passes / "jobs.json", blender, passes / "blender.log")
+        for (shot, stage), look, again in zip(work, looks, repeats):
+            if not again:
+                held.keep(passes / f"{shot.index:06d}", look)
             if "exposure" not in settings:  # frame 0 comes first: the bare table sets the exposure for the hand
-                settings["exposure"] = meter(read_pass(folder, "image"))
+                settings["exposure"] = meter(read_pass(held.folder, "image"))
                 write_if_changed(out / "sequence.json", json.dumps(settings, indent=1))
             if not _truth(out, shot.index).is_file():
-                _write_frame(out, shot, stage, folder, plan.seed, settings["exposure"])
+                _write_frame(out, shot, stage, held.folder, plan.seed, settings["exposure"])
                 written += 1
+                reused += again
                 if progress is not None:
                     progress(done + written, len(shots))
-            shutil.rmtree(folder)
+    held.drop()
     first = shots[0] if shots else None
     write_hand_files(out, plan, layout_of(first.arrangement, first.camera.homography()) if first else None)
     video_path = _video(out, len(shots), spec, again=written > 0) if video else None
-    return {"frames": len(shots), "plays": len(plan.events()), "rendered": written,
+    return {"frames": len(shots), "plays": len(plan.events()), "rendered": written, "reused": reused,
             "video": str(video_path) if video_path else None}
 
 
@@ -124,6 +133,34 @@ def frame_stage(plan: HandPlan, shot: Shot, shot_on: PhotoSet, spec: PhotoSpec, 
                   world={**shot_on.world, "strength": round(shot_on.world["strength"] * gain, 4)},
                   lights=[{**lamp, "power": round(lamp["power"] * gain, 3)} for lamp in shot_on.lights])
     return Stage(stage_json(lit, spec, folder, cards, arms), shot.camera, arr, shot_on.surface, covered, shot_on.deck)
+
+
+def _look(stage: Stage) -> str:
+    """What Blender draws for a stage: everything in its JSON but the folder its passes go to."""
+    return json.dumps({k: v for k, v in stage.json.items() if k != "folder"}, sort_keys=True)
+
+
+class _HeldPasses:
+    """The passes of the last frame Blender drew, kept while the frames after it show the same stage.
+
+    Between plays the table lies still (a pause, the finished hand looked at): the same stage, and with
+    the hand's one Cycles seed the same render, so those frames are finished from the passes already
+    drawn, each with its own grain, instead of being drawn again.
+    """
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.look: str | None = None
+
+    def keep(self, rendered: Path, look: str) -> None:
+        self.drop()
+        rendered.rename(self.folder)
+        self.look = look
+
+    def drop(self) -> None:
+        if self.folder.exists():
+            shutil.rmtree(self.folder)
+        self.look = None
 
 
 def _write_frame(out: Path, shot: Shot, stage: Stage, folder: Path, seed: int, exposure: float) -> None:

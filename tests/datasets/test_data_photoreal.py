@@ -205,6 +205,7 @@ def photo_hand(tmp_path_factory):
 def test_a_photo_real_hand_is_the_2d_hand_of_its_seed_in_the_same_files(photo_hand, tmp_path):
     out, summary = photo_hand
     assert summary["frames"] == summary["rendered"] == HAND_FRAMES and summary["plays"] == 1
+    assert summary["reused"] == 1  # the second frame of the bare table is the first's stage, finished again
     flat = tmp_path / "2d"
     generate_sequence(flat, seed=HAND_SEED, spec=SceneSpec(width=160, height=90), max_frames=HAND_FRAMES, progress=False)
     for name in ("events.json", "hand.json", "layout.json"):
@@ -248,6 +249,16 @@ def test_resuming_a_photo_real_hand_writes_nothing_new_and_redraws_a_lost_frame_
     assert np.abs(cv2.imread(str(out / "frames" / "000004.jpg")).astype(np.float32) - image).max() <= 2  # JPEG's rounding
     with pytest.raises(SceneSpecError, match="other settings"):
         generate_photo_sequence(out, seed=HAND_SEED + 1, spec=HAND_SPEC, max_frames=HAND_FRAMES)
+
+
+def test_a_still_frame_finished_from_the_frame_before_is_the_frame_drawn_afresh(photo_hand):
+    """Frame 1 shows frame 0's stage and was finished from its passes; drawn alone by Blender, it comes out the same."""
+    out, _ = photo_hand
+    reused = cv2.imread(str(out / "frames" / "000001.jpg")).astype(np.float32)
+    (out / "truth" / "000001.json").unlink()
+    summary = generate_photo_sequence(out, seed=HAND_SEED, spec=HAND_SPEC, max_frames=HAND_FRAMES)
+    assert summary["rendered"] == 1 and summary["reused"] == 0
+    assert np.abs(cv2.imread(str(out / "frames" / "000001.jpg")).astype(np.float32) - reused).max() <= 2
 
 
 def test_the_same_seed_films_the_same_photo_real_hand(photo_hand, tmp_path):
