@@ -22,6 +22,11 @@ through the pipeline exactly as ``borne replay`` does, and compares with the han
 2-D ones; the report is the same (``borne data photo-sequences --seed 31337 --held-out --out DIR``
 renders the hands of the 2-D default, at the size it is given).
 
+``--record FILE`` keeps each hand's row (by seed) in a JSON file with the models it was replayed
+with, and prints the exact records and flags over every hand the file holds: photo-real hands take
+hours to render on a small machine, so a bench over 20 of them may be replayed a few hands at a time.
+Rows replayed with other models, another mode or other settings are dropped, never mixed in.
+
 ``--truth-detector`` replays the true boxes instead of running ``models/detector.onnx`` (the
 recogniser still reads every face); ``--truth-ids`` also replaces the recogniser with the true ids,
 which measures the reconciler alone. Without ``--truth-detector`` the trained detector must exist.
@@ -30,6 +35,7 @@ which measures the reconciler alone. Without ``--truth-detector`` the trained de
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import resource
 import statistics
@@ -46,7 +52,7 @@ from datasets.textures import HELD_OUT_KINDS  # noqa: E402
 from scoring.cards import Card  # noqa: E402
 from vision.pipeline import Pipeline, run_source  # noqa: E402
 from vision.read.frame_reader import FrameReader  # noqa: E402
-from vision.read.models import recogniser_path  # noqa: E402
+from vision.read.models import detector_path, recogniser_path  # noqa: E402
 from vision.read.recogniser import FaceRecogniser, Reading  # noqa: E402
 from vision.read.replay_detector import TruthReplayDetector  # noqa: E402
 from vision.sources import FolderSource  # noqa: E402
@@ -114,6 +120,35 @@ def rendered_with(folder: Path) -> dict:
     return json.loads(path.read_text()) if path.is_file() else {}
 
 
+def model_ids(truth_detector: bool) -> dict[str, str]:
+    """The models a replay ran with, by the first 16 hex digits of each file's SHA-256."""
+    paths = {"recogniser": recogniser_path("generic")}
+    if not truth_detector:
+        paths["detector"] = detector_path()
+    return {name: hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16] for name, path in paths.items()}
+
+
+def record_rows(path: Path, rows: list[dict], how: dict) -> list[dict]:
+    """Merge this run's rows (by seed) into the record at ``path``; returns every row it now holds.
+
+    Rows recorded ``how`` differently (models, mode, frame size, sides) are dropped: a figure over the
+    record is always one set of models on one kind of hand.
+    """
+    kept: list[dict] = []
+    if path.is_file():
+        old = json.loads(path.read_text())
+        if old.get("how") == how:
+            seeds = {r["seed"] for r in rows}
+            kept = [r for r in old["rows"] if r["seed"] not in seeds]
+        else:
+            print(f"{path}: its {len(old.get('rows', []))} hands were replayed otherwise ({old.get('how')}); dropped",
+                  file=sys.stderr)
+    every = sorted(kept + rows, key=lambda r: str(r["seed"]))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"how": how, "rows": every}, indent=1) + "\n")
+    return every
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--hands", type=int, default=10)
@@ -128,6 +163,8 @@ def main() -> int:
     ap.add_argument("--keep", metavar="DIR", default=None, help="render the hands into DIR and keep them")
     ap.add_argument("--photos", metavar="DIR", default=None,
                     help="replay the photo-real hands rendered in DIR (borne data photo-sequences) instead of rendering 2-D hands")
+    ap.add_argument("--record", metavar="FILE", default=None,
+                    help="keep each hand's result in FILE (by seed) and report over every hand it holds")
     args = ap.parse_args()
     if args.truth_ids and not args.truth_detector:
         ap.error("--truth-ids needs --truth-detector")
@@ -140,7 +177,6 @@ def main() -> int:
     onnx = None
     if not args.truth_detector:
         from vision.read.detector import OnnxCardDetector
-        from vision.read.models import detector_path
         from vision.read.tiling import TiledDetector
 
         onnx = TiledDetector(OnnxCardDetector(detector_path()))
@@ -183,7 +219,7 @@ def main() -> int:
         frames += pipeline.frames
         out = pipeline.replay_json()
         out["events"] = [{**e.to_json(), "decided_frame": e.decided_frame} for e in pipeline.state.events]  # type: ignore[union-attr]
-        row = compare(out, folder)
+        row = {"seed": seeds[h], "frames": pipeline.frames, **compare(out, folder)}
         rows.append(row)
         mark = "exact" if row["exact"] else ("WRONG, flagged" if row["flagged"] else "WRONG, silent")
         print(f"hand {h} (seed {seeds[h]}): {pipeline.frames} frames, {row['plays']} scored plays, {mark}, "
@@ -214,6 +250,19 @@ def main() -> int:
     print(f"  speed: {fps:.2f} frames/s end to end over {frames} frames"
           + (f"; the tiled detector alone {frames / detector_seconds:.2f} frames/s" if detector_seconds else ""))
     print(f"  peak memory (RSS): {peak_mb:.0f} MB")
+    if args.record:
+        settings = rendered_with(photo_hands[0]) if photo_hands else {"width": args.width, "height": args.height,
+                                                                      "sides": args.sides, "surfaces": args.surfaces}
+        how = {"mode": mode, "models": model_ids(args.truth_detector), "photo_real": bool(photo_hands),
+               **{k: settings.get(k) for k in ("width", "height", "sides", "samples", "held_out", "surfaces")}}
+        every = record_rows(Path(args.record), [{k: v for k, v in r.items() if k != "delays"} for r in rows], how)
+        m = len(every)
+        exact = sum(r["exact"] for r in every)
+        print(f"record {args.record}: {m} hands (seeds {', '.join(str(r['seed']) for r in every)}), {m - n} of them "
+              f"replayed before with the same models; exact hand record {exact}/{m} ({exact / m:.0%}), wrong and silent "
+              f"{sum(1 for r in every if not r['exact'] and not r['flagged'])}, phantom events "
+              f"{sum(r['phantoms'] for r in every)}, missed plays {sum(r['missed'] for r in every)}/"
+              f"{sum(r['plays'] for r in every)}")
     return 0
 
 
