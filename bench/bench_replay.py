@@ -39,6 +39,7 @@ import hashlib
 import json
 import resource
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -126,6 +127,16 @@ def model_ids(truth_detector: bool) -> dict[str, str]:
     if not truth_detector:
         paths["detector"] = detector_path()
     return {name: hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16] for name, path in paths.items()}
+
+
+def code_commit() -> str | None:
+    """The commit the replay's code is at (each recorded row names it; the models are what rows must share)."""
+    try:
+        done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=Path(__file__).resolve().parent,
+                              capture_output=True, text=True, check=False)
+    except OSError:
+        return None
+    return done.stdout.strip() or None
 
 
 def record_rows(path: Path, rows: list[dict], how: dict) -> list[dict]:
@@ -255,7 +266,9 @@ def main() -> int:
                                                                       "sides": args.sides, "surfaces": args.surfaces}
         how = {"mode": mode, "models": model_ids(args.truth_detector), "photo_real": bool(photo_hands),
                **{k: settings.get(k) for k in ("width", "height", "sides", "samples", "held_out", "surfaces")}}
-        every = record_rows(Path(args.record), [{k: v for k, v in r.items() if k != "delays"} for r in rows], how)
+        commit = code_commit()
+        every = record_rows(Path(args.record), [{**{k: v for k, v in r.items() if k != "delays"}, "commit": commit}
+                                                for r in rows], how)
         m = len(every)
         exact = sum(r["exact"] for r in every)
         print(f"record {args.record}: {m} hands (seeds {', '.join(str(r['seed']) for r in every)}), {m - n} of them "
