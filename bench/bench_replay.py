@@ -62,6 +62,8 @@ from vision.table.layout import TableLayout  # noqa: E402
 SCORED_PILES = ("distance", "safeties")
 ON_TIME_FRAMES = 6
 """A counted card first seen within this many frames of a play of that card on that side is that play."""
+RECORDED_SETTINGS = ("width", "height", "sides", "samples", "held_out", "surfaces")
+"""What hands in one record share (with the models and the mode): rows of other hands are never mixed in."""
 
 
 class TruthIdRecogniser:
@@ -184,6 +186,10 @@ def main() -> int:
     photo_hands = photo_folders(Path(args.photos)) if args.photos else []
     if args.photos and not photo_hands:
         ap.error(f"{args.photos}: no rendered hands (hand_*/ with hand.json); render them with borne data photo-sequences")
+    kinds = {tuple(rendered_with(f).get(k) for k in RECORDED_SETTINGS) for f in photo_hands}
+    if args.record and len(kinds) > 1:
+        ap.error(f"--record: the hands in {args.photos} were rendered with different settings {sorted(kinds, key=str)} "
+                 f"({', '.join(RECORDED_SETTINGS)}); record one kind of hand at a time")
     recogniser = FaceRecogniser.load(recogniser_path("generic"))
     onnx = None
     if not args.truth_detector:
@@ -265,7 +271,7 @@ def main() -> int:
         settings = rendered_with(photo_hands[0]) if photo_hands else {"width": args.width, "height": args.height,
                                                                       "sides": args.sides, "surfaces": args.surfaces}
         how = {"mode": mode, "models": model_ids(args.truth_detector), "photo_real": bool(photo_hands),
-               **{k: settings.get(k) for k in ("width", "height", "sides", "samples", "held_out", "surfaces")}}
+               **{k: settings.get(k) for k in RECORDED_SETTINGS}}
         commit = code_commit()
         every = record_rows(Path(args.record), [{**{k: v for k, v in r.items() if k != "delays"}, "commit": commit}
                                                 for r in rows], how)
