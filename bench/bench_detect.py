@@ -117,6 +117,15 @@ def main() -> None:
     measure(reader, renderer, scenes=args.scenes, seed=args.seed, misses=misses)
 
 
+def best_match(box: np.ndarray, found: list[Sighting], used: set[int]) -> int | None:
+    """The index of the found box not yet used that overlaps ``box`` most, at rotated IoU ≥ :data:`MATCH_IOU`."""
+    best, best_iou = None, MATCH_IOU
+    for k, s in enumerate(found):
+        if k not in used and (overlap := iou(box, s.corners)) >= best_iou:
+            best, best_iou = k, overlap
+    return best
+
+
 @dataclass
 class Still:
     """One picture to read and its truth (the JSON that `borne data scenes|photos` writes)."""
@@ -219,13 +228,7 @@ def measure_stills(reader: FrameReader, stills: Iterable[Still], title: str, *, 
             card = Card(v["card"])
             box = np.asarray(v["visible_corners"], dtype=np.float64)
             true_cards += 1
-            best, best_iou = None, MATCH_IOU
-            for k, s in enumerate(face_up):
-                if k in used:
-                    continue
-                overlap = iou(box, s.corners)
-                if overlap >= best_iou:
-                    best, best_iou = k, overlap
+            best = best_match(box, face_up, used)
             by_visible.append((v["visible"], best is not None))
             by_size.append((card_length(v["corners"]), best is not None))
             if best is None:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from bench_detect import MATCH_IOU, folder_stills
+from bench_detect import best_match, folder_stills
 
 from scoring.cards import Card
 from vision.geometry import iou
@@ -71,11 +71,7 @@ def main() -> None:
                 if not counted(card) or card["visible"] < 0.25:
                     continue
                 box = np.asarray(card["visible_corners"], dtype=np.float64)
-                best, best_iou = None, MATCH_IOU
-                for k, s in enumerate(placed):
-                    overlap = iou(box, s.corners)
-                    if k not in used and overlap >= best_iou:
-                        best, best_iou = k, overlap
+                best = best_match(box, placed, used)
                 is_distance = Card(card["card"]).is_distance
                 if best is None:
                     cause = f"missed {'strip' if card['visible'] < 0.5 else 'card'}" + (
