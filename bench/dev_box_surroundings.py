@@ -1,0 +1,83 @@
+"""Does a box on no card look like the table around it? A cue against phantoms, checked (development only).
+
+    python bench/dev_box_surroundings.py --photos FOLDER [--scenes N]
+
+Each face-up box `borne detect` lists is warped upright to 24 × 36 px, and its colours (a 6 × 6 × 6 BGR
+histogram) are compared with those of a frame around it (the box grown to 1.6 times, its outer fifth) by
+the Bhattacharyya distance: a box cut out of a parquet or a cup should look like its surroundings, a card
+not. Prints the distances of the boxes on no card (as `bench_detect.py` counts them) and, per threshold, how
+many of them and of the true boxes a cut there would drop. Run it on development seeds only (9700).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import cv2
+import numpy as np
+from bench_detect import MATCH_IOU, best_match, folder_stills
+
+from vision.geometry import iou
+from vision.read.frame_reader import FrameReader
+from vision.table.census import take_census
+from vision.table.layout import TableLayout
+
+UPRIGHT = (24, 36)
+THRESHOLDS = (0.2, 0.25, 0.3, 0.35, 0.4)
+
+
+def upright(image: np.ndarray, corners: np.ndarray, grow: float = 1.0) -> np.ndarray:
+    """The box warped to :data:`UPRIGHT`, its long side vertical; ``grow`` scales it about its centre."""
+    q = np.asarray(corners, dtype=np.float32)
+    q = q.mean(axis=0) + (q - q.mean(axis=0)) * grow
+    if np.linalg.norm(q[1] - q[0]) > np.linalg.norm(q[2] - q[1]):
+        q = np.roll(q, 1, axis=0)
+    w, h = UPRIGHT
+    to = cv2.getPerspectiveTransform(q, np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
+    return cv2.warpPerspective(image, to, (w, h), flags=cv2.INTER_AREA)
+
+
+def histogram(pixels: np.ndarray) -> np.ndarray:
+    hist = cv2.calcHist([pixels.reshape(-1, 1, 3)], [0, 1, 2], None, [6, 6, 6], [0, 256] * 3)
+    return cv2.normalize(hist, None).flatten()
+
+
+def distance_to_surroundings(image: np.ndarray, corners: np.ndarray) -> float:
+    w, h = UPRIGHT
+    frame = np.zeros((h, w), dtype=bool)
+    frame[: h // 5], frame[-(h // 5) :], frame[:, : w // 5], frame[:, -(w // 5) :] = True, True, True, True
+    around = upright(image, corners, 1.6)[frame]
+    return float(cv2.compareHist(histogram(upright(image, corners)), histogram(around), cv2.HISTCMP_BHATTACHARYYA))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--photos", required=True, metavar="FOLDER")
+    parser.add_argument("--scenes", type=int, default=None)
+    args = parser.parse_args()
+    reader = FrameReader.from_models("generic", still=True)
+    true: list[float] = []
+    phantom: list[float] = []
+    for still in folder_stills(Path(args.photos), args.scenes):
+        census = take_census(list(reader.read(still.image).sightings), TableLayout.from_json(still.truth["layout"]))
+        face_up = [s for s in [p.sighting for side in census.sides for p in side.cards] + list(census.unassigned) if s.face_up]
+        views = still.views()
+        used: set[int] = set()
+        for v in views:
+            scoring = v["card"] != "back" and not v["random_face"] and v["visible"] >= 0.25
+            if scoring and (best := best_match(np.asarray(v["visible_corners"], dtype=np.float64), face_up, used)) is not None:
+                used.add(best)
+        boxes = [np.asarray(v["visible_corners"], dtype=np.float64) for v in views]
+        for k, s in enumerate(face_up):
+            on_card = k in used or any(iou(b, s.corners) >= 0.3 for b in boxes)
+            (true if on_card else phantom).append(distance_to_surroundings(still.image, s.corners))
+    print(f"{len(true)} boxes on a card (matched at IoU ≥ {MATCH_IOU} or overlapping one at ≥ 0.3), {len(phantom)} on no card")
+    print("  distances of the boxes on no card: " + " ".join(f"{d:.2f}" for d in sorted(phantom)))
+    t, p = np.asarray(true), np.asarray(phantom)
+    for cut in THRESHOLDS:
+        print(f"  dropping boxes under {cut:.2f}: {int((p < cut).sum())} of {len(p)} on no card, {int((t < cut).sum())} of {len(t)} on a card")
+
+
+if __name__ == "__main__":
+    main()
