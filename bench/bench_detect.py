@@ -117,6 +117,14 @@ def main() -> None:
     measure(reader, renderer, scenes=args.scenes, seed=args.seed, misses=misses)
 
 
+def dev_parser(doc: str | None) -> argparse.ArgumentParser:
+    """The arguments of a development script over a folder of stills: ``--photos FOLDER [--scenes N]``."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--photos", required=True, metavar="FOLDER")
+    parser.add_argument("--scenes", type=int, default=None)
+    return parser
+
+
 def best_match(box: np.ndarray, found: list[Sighting], used: set[int]) -> int | None:
     """The index of the found box not yet used that overlaps ``box`` most, at rotated IoU ≥ :data:`MATCH_IOU`."""
     best, best_iou = None, MATCH_IOU

@@ -11,12 +11,11 @@ many of them and of the true boxes a cut there would drop. Run it on development
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
 import cv2
 import numpy as np
-from bench_detect import MATCH_IOU, best_match, folder_stills
+from bench_detect import MATCH_IOU, best_match, dev_parser, folder_stills
 
 from vision.geometry import iou
 from vision.read.frame_reader import FrameReader
@@ -52,10 +51,7 @@ def distance_to_surroundings(image: np.ndarray, corners: np.ndarray) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--photos", required=True, metavar="FOLDER")
-    parser.add_argument("--scenes", type=int, default=None)
-    args = parser.parse_args()
+    args = dev_parser(__doc__).parse_args()
     reader = FrameReader.from_models("generic", still=True)
     true: list[float] = []
     phantom: list[float] = []

@@ -12,13 +12,12 @@ only (9700 for the photo-real stills): it is for choosing what to build, not a m
 
 from __future__ import annotations
 
-import argparse
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from bench_detect import best_match, folder_stills
+from bench_detect import best_match, dev_parser, folder_stills
 
 from scoring.cards import Card
 from vision.geometry import iou
@@ -47,10 +46,7 @@ def where_in_column(side: dict[str, Any], card: dict[str, Any]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--photos", required=True, metavar="FOLDER")
-    parser.add_argument("--scenes", type=int, default=None)
-    args = parser.parse_args()
+    args = dev_parser(__doc__).parse_args()
     reader = FrameReader.from_models("generic", still=True)
     causes: Counter[str] = Counter()
     wrong = total = 0
