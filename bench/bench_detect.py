@@ -125,6 +125,11 @@ def dev_parser(doc: str | None) -> argparse.ArgumentParser:
     return parser
 
 
+def on_a_card(sighting: Sighting, boxes: list[np.ndarray]) -> bool:
+    """Whether a box overlaps the visible box of a card of the truth at IoU ≥ 0.3 (else it lies on no card)."""
+    return any(iou(b, sighting.corners) >= 0.3 for b in boxes)
+
+
 def best_match(box: np.ndarray, found: list[Sighting], used: set[int]) -> int | None:
     """The index of the found box not yet used that overlaps ``box`` most, at rotated IoU ≥ :data:`MATCH_IOU`."""
     best, best_iou = None, MATCH_IOU
@@ -260,7 +265,7 @@ def measure_stills(reader: FrameReader, stills: Iterable[Still], title: str, *, 
         boxes = [np.asarray(v["visible_corners"], dtype=np.float64) for v in views]
         for k, s in enumerate(face_up):
             predictions += 1
-            if k not in used and not any(iou(b, s.corners) >= 0.3 for b in boxes):
+            if k not in used and not on_a_card(s, boxes):
                 false_found += 1
                 if misses is not None:
                     cv2.imwrite(str(misses / f"{index:04d}_on_no_card_{k:02d}_{read_as(s)}.png"),

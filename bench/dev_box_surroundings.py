@@ -15,9 +15,8 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from bench_detect import MATCH_IOU, best_match, dev_parser, folder_stills
+from bench_detect import MATCH_IOU, best_match, dev_parser, folder_stills, on_a_card
 
-from vision.geometry import iou
 from vision.read.frame_reader import FrameReader
 from vision.table.census import take_census
 from vision.table.layout import TableLayout
@@ -66,7 +65,7 @@ def main() -> None:
                 used.add(best)
         boxes = [np.asarray(v["visible_corners"], dtype=np.float64) for v in views]
         for k, s in enumerate(face_up):
-            on_card = k in used or any(iou(b, s.corners) >= 0.3 for b in boxes)
+            on_card = k in used or on_a_card(s, boxes)
             (true if on_card else phantom).append(distance_to_surroundings(still.image, s.corners))
     print(f"{len(true)} boxes on a card (matched at IoU ≥ {MATCH_IOU} or overlapping one at ≥ 0.3), {len(phantom)} on no card")
     print("  distances of the boxes on no card: " + " ".join(f"{d:.2f}" for d in sorted(phantom)))

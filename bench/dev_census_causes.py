@@ -17,10 +17,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from bench_detect import best_match, dev_parser, folder_stills
+from bench_detect import best_match, dev_parser, folder_stills, on_a_card
 
 from scoring.cards import Card
-from vision.geometry import iou
 from vision.read.frame_reader import FrameReader
 from vision.table.census import take_census
 from vision.table.layout import TableLayout
@@ -84,7 +83,7 @@ def main() -> None:
             boxes = [np.asarray(c["visible_corners"]) for c in truth["cards"] if c["visible_corners"] is not None]
             for k, s in enumerate(placed):
                 if k not in used and s.card is not None and (s.card.is_distance or s.card.is_safety):
-                    if not any(iou(b, s.corners) >= 0.3 for b in boxes):
+                    if not on_a_card(s, boxes):
                         causes["phantom"] += 1
                         lines.append(f"phantom {s.card.value}")
                     elif s.card.is_distance:

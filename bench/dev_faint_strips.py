@@ -1,6 +1,6 @@
 """A second look at faint boxes along a column, tried and not built (development only).
 
-    python bench/dev_faint_strips.py --photos FOLDER [--faint 0.15] [--read 0.95] [--covered 0.25]
+    python bench/dev_faint_strips.py --photos FOLDER [--scenes N] [--faint 0.15] [--read 0.95] [--covered 0.25]
 
 Decodes the detector down to ``--faint``; each face-up box fainter than the runtime's threshold that the
 recogniser reads as a distance card at ``--read`` or surer, lies in a side's zone, has less than
@@ -12,11 +12,10 @@ on development seeds only (9700 for the photo-real stills).
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
 import numpy as np
-from bench_detect import MATCH_IOU, folder_stills
+from bench_detect import MATCH_IOU, dev_parser, folder_stills
 
 from vision.geometry import intersection_area, iou, polygon_area
 from vision.read.detector import DecodeSettings
@@ -28,8 +27,7 @@ from vision.table.own_cards import card_length
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--photos", required=True, metavar="FOLDER")
+    parser = dev_parser(__doc__)
     parser.add_argument("--faint", type=float, default=0.15)
     parser.add_argument("--read", type=float, default=0.95)
     parser.add_argument("--covered", type=float, default=0.25)
@@ -39,7 +37,7 @@ def main() -> None:
     runtime = base.settings
     face_up = reader.detector.class_names.index(FACE_UP_CLASS)
     true = phantom = 0
-    for index, still in enumerate(folder_stills(Path(args.photos))):
+    for index, still in enumerate(folder_stills(Path(args.photos), args.scenes)):
         base.settings = DecodeSettings(conf_threshold=args.faint)
         found = reader.detector.detect(still.image)
         base.settings = runtime
