@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -34,6 +33,7 @@ from typing import Any
 import cv2
 import httpx
 import numpy as np
+from loopback import free_port, wait_until_answered
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
@@ -50,12 +50,6 @@ PUBLISHED_MS = {
     "yolov8n_pi4": 560.04,   # YOLOv8n on a Pi 4
 }
 """Published figures the Pi estimate is scaled by (docs/en/guides/raspberry-pi.md in the ultralytics repository)."""
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def cpu_s(pid: int) -> float:
@@ -224,16 +218,10 @@ def part_end_to_end(seq: Path, video: Path, truth_boxes: bool, quality: int, tmp
     agent = None
     clock = StreamClock(port)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"http://127.0.0.1:{display}/api/camera", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if run.poll() is not None or time.monotonic() > deadline:
-                raise SystemExit(f"borne run did not start:\n{(tmp / 'run.log').read_text()}")
-            time.sleep(0.1)
+        try:
+            wait_until_answered(f"http://127.0.0.1:{display}/api/camera", run, 60)
+        except RuntimeError as failed:
+            raise SystemExit(f"borne run did not start ({failed}):\n{(tmp / 'run.log').read_text()}") from None
         threading.Thread(target=listen, daemon=True).start()
         time.sleep(0.5)
         agent = start_agent(video, port, quality, tmp / "agent2.log")

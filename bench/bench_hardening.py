@@ -19,9 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -29,23 +27,11 @@ import time
 from pathlib import Path
 
 import httpx
+from loopback import borne_serve, free_port, rss_mib
 
 TOKEN = "bench-token"
 BODY_BYTES = 12 * 1024 * 1024
 CHUNK = 64 * 1024
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def rss_mib(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
 
 
 class PeakRss:
@@ -140,7 +126,7 @@ def durability_cost(folder: Path, hands: int) -> dict[str, float]:
 
     record = HandRecord.from_json({"goal": 1000, "sides": [{"side": "North", "distance": {"25": 1}},
                                                            {"side": "South", "distance": {"50": 1}}]})
-    out = {}
+    out: dict[str, float] = {}
     for mode in ("NORMAL", "FULL"):
         storage.SYNCHRONOUS = mode
         with tempfile.TemporaryDirectory(dir=folder) as tmp, storage.GameStore(Path(tmp) / "g.sqlite3") as store:
@@ -169,41 +155,28 @@ def main() -> int:
 
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    with tempfile.TemporaryDirectory() as tmp:
-        env = {k: v for k, v in os.environ.items() if k != "BORNE_TOKEN"}
-        server = subprocess.Popen(
-            [sys.executable, "-m", "borne", "serve", "--port", str(port), "--db", f"{tmp}/g.sqlite3", "--token", TOKEN,
-             "--max-streams", str(args.max_streams)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, env=env)
-        try:
-            deadline = time.monotonic() + 30
-            while time.monotonic() < deadline:
-                try:
-                    if httpx.get(url + "/api/rules", timeout=1).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    time.sleep(0.2)
-            time.sleep(0.5)
-            print(f"borne serve idle: RSS {rss_mib(server.pid):.0f} MiB")
-            for label, token, chunked in (("without the token", False, False),
-                                          ("with the token, Content-Length", True, False),
-                                          ("with the token, chunked", True, True)):
-                with PeakRss(server.pid) as peak:
-                    t0 = time.perf_counter()
-                    answers = asyncio.run(flood(port, args.floods, token=token, chunked=chunked))
-                    seconds = time.perf_counter() - t0
-                codes = sorted({a.split(" ")[1] if " " in a else a for a in answers})
-                print(f"{args.floods} × 12 MB {label}: answers {', '.join(codes)}; peak RSS {peak.peak:.0f} MiB; "
-                      f"{seconds:.1f} s; after: {rss_mib(server.pid):.0f} MiB")
-            fill_streams.pid = server.pid  # type: ignore[attr-defined]
+    env = {k: v for k, v in os.environ.items() if k != "BORNE_TOKEN"}
+    with (tempfile.TemporaryDirectory() as tmp,
+          borne_serve(port, Path(tmp) / "g.sqlite3", "--token", TOKEN, "--max-streams", str(args.max_streams),
+                      env=env) as server):
+        time.sleep(0.5)
+        print(f"borne serve idle: RSS {rss_mib(server.pid):.0f} MiB")
+        for label, token, chunked in (("without the token", False, False),
+                                      ("with the token, Content-Length", True, False),
+                                      ("with the token, chunked", True, True)):
             with PeakRss(server.pid) as peak:
-                opened, refused, page_s, games_s = asyncio.run(fill_streams(url, args.max_streams, 20))
-            print(f"stream cap {args.max_streams}: {opened} open, {refused} of 20 more refused (503); "
-                  f"RSS at the cap {fill_streams.rss_at_cap:.0f} MiB (peak {peak.peak:.0f}); "  # type: ignore[attr-defined]
-                  f"/ answered in {page_s * 1000:.0f} ms, /api/games in {games_s * 1000:.0f} ms")
-        finally:
-            server.terminate()
-            server.wait(10)
+                t0 = time.perf_counter()
+                answers = asyncio.run(flood(port, args.floods, token=token, chunked=chunked))
+                seconds = time.perf_counter() - t0
+            codes = sorted({a.split(" ")[1] if " " in a else a for a in answers})
+            print(f"{args.floods} × 12 MB {label}: answers {', '.join(codes)}; peak RSS {peak.peak:.0f} MiB; "
+                  f"{seconds:.1f} s; after: {rss_mib(server.pid):.0f} MiB")
+        fill_streams.pid = server.pid  # type: ignore[attr-defined]
+        with PeakRss(server.pid) as peak:
+            opened, refused, page_s, games_s = asyncio.run(fill_streams(url, args.max_streams, 20))
+        print(f"stream cap {args.max_streams}: {opened} open, {refused} of 20 more refused (503); "
+              f"RSS at the cap {fill_streams.rss_at_cap:.0f} MiB (peak {peak.peak:.0f}); "  # type: ignore[attr-defined]
+              f"/ answered in {page_s * 1000:.0f} ms, /api/games in {games_s * 1000:.0f} ms")
     cost = durability_cost(Path(args.dir), args.hands)
     print(f"adding a hand (median of {args.hands}): synchronous=NORMAL {cost['NORMAL']:.2f} ms, "
           f"FULL {cost['FULL']:.2f} ms (+{cost['FULL'] - cost['NORMAL']:.2f} ms: one fsync of the log per change)")

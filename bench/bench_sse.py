@@ -14,30 +14,16 @@ import argparse
 import asyncio
 import json
 import os
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 import httpx
+from loopback import borne_serve, free_port, rss_mib
 
 TOKEN = "bench"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def rss_mib(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
 
 
 def hand(number: int) -> dict[str, object]:
@@ -97,22 +83,9 @@ def main() -> int:
     parser.add_argument("--hands", type=int, default=20)
     args = parser.parse_args()
     port = free_port()
-    with tempfile.TemporaryDirectory() as tmp:
-        env = {**os.environ, "BORNE_TOKEN": TOKEN}
-        server = subprocess.Popen([sys.executable, "-m", "borne", "serve", "--port", str(port), "--db",
-                                   str(Path(tmp) / "bench.sqlite3")], env=env, stdout=subprocess.DEVNULL)
-        url = f"http://127.0.0.1:{port}"
-        try:
-            for _ in range(200):
-                try:
-                    httpx.get(url + "/api/rules", timeout=1)
-                    break
-                except httpx.HTTPError:
-                    time.sleep(0.1)
-            asyncio.run(run(url, server.pid, args.clients, args.hands))
-        finally:
-            server.terminate()
-            server.wait(10)
+    with (tempfile.TemporaryDirectory() as tmp,
+          borne_serve(port, Path(tmp) / "bench.sqlite3", env={**os.environ, "BORNE_TOKEN": TOKEN}) as server):
+        asyncio.run(run(f"http://127.0.0.1:{port}", server.pid, args.clients, args.hands))
     return 0
 
 
