@@ -38,6 +38,7 @@ from loopback import free_port, wait_until_answered
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from vision.image import read_image  # noqa: E402
 from vision.sources import MjpegCapture  # noqa: E402
 
 TOKEN = "bench-camera-token"
@@ -67,9 +68,9 @@ def render(out: Path, seed: int, frames: int) -> Path:
 
 def make_video(seq: Path, out: Path, fps: float, hold_s: float) -> tuple[Path, list[np.ndarray]]:
     paths = sorted((seq / "frames").glob("*.jpg"))
-    images = [cv2.imread(str(p)) for p in paths]
+    images: list[np.ndarray] = [read_image(p) for p in paths]
     h, w = images[0].shape[:2]
-    writer = cv2.VideoWriter(str(out), cv2.VideoWriter_fourcc(*"MJPG"), fps, (w, h))
+    writer = cv2.VideoWriter(str(out), cv2.VideoWriter.fourcc(*"MJPG"), fps, (w, h))
     for image in images + [images[-1]] * round(hold_s * fps):
         writer.write(image)
     writer.release()
