@@ -27,12 +27,13 @@ import numpy as np
 from datasets.photoreal.photos import generate_photos
 from datasets.photoreal.sequences import generate_photo_sequence
 from datasets.photoreal.stage import PhotoSpec
+from vision.image import read_image
 
 
 def draw_labels(folder: Path, name: str) -> np.ndarray:
     """A scene of ``folder`` with its truth drawn on (BGR)."""
     truth = json.loads((folder / "truth" / f"{name}.json").read_text())
-    image = cv2.imread(str(folder / truth["image"]))
+    image = read_image(folder / truth["image"])
     cards = [c for side in truth["sides"] for c in side["cards"]] + truth["table_cards"]
     for c in cards:
         cv2.polylines(image, [np.round(np.array(c["corners"]) * 4).astype(np.int32)], True, (255, 0, 255), 1,
@@ -82,7 +83,7 @@ def main() -> None:
             gallery.mkdir(parents=True, exist_ok=True)
             for k in range(min(3, args.count)):
                 name = f"{k:06d}"
-                cv2.imwrite(str(gallery / f"photo_{k:02d}.jpg"), cv2.imread(str(out / "images" / f"{name}.jpg")),
+                cv2.imwrite(str(gallery / f"photo_{k:02d}.jpg"), read_image(out / "images" / f"{name}.jpg"),
                             [cv2.IMWRITE_JPEG_QUALITY, 88])
                 cv2.imwrite(str(gallery / f"photo_{k:02d}_labels.jpg"), draw_labels(out, name), [cv2.IMWRITE_JPEG_QUALITY, 85])
             print(f"  gallery written to {gallery}")

@@ -34,6 +34,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from numpy.typing import NDArray
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -49,10 +50,11 @@ from datasets.photos import write_photo_folder  # noqa: E402
 from datasets.prototypes import fit_head, look_alikes, make_prototypes  # noqa: E402
 from datasets.scene import SceneRenderer, SceneSpec  # noqa: E402
 from datasets.textures import HELD_OUT_KINDS  # noqa: E402
+from vision.read.frame_reader import FrameReader  # noqa: E402
 from vision.read.models import reader_path  # noqa: E402
 from vision.read.reader import CARDS, EditionHead, EditionPrototypes, EmbeddingRecogniser, FaceReader  # noqa: E402
 from vision.read.recogniser import Recogniser  # noqa: E402
-from vision.training.face_fitting import MIN_BOX_FILL, MIN_VISIBLE, box_fill  # noqa: E402
+from vision.training.face_fitting import MIN_BOX_FILL, MIN_VISIBLE, box_fill, readable_faces  # noqa: E402
 
 BANDS = (("at least 1/4 visible", 0.25, 1.01), ("strips (25–50 % visible)", 0.25, 0.5), ("whole (≥ 90 %)", 0.9, 1.01))
 
@@ -86,13 +88,11 @@ def read_scenes(recognisers: dict[str, Recogniser], scene_edition: str, *, scene
     for i in range(scenes):
         scene = scene_for(seed, i, renderer)
         image = np.ascontiguousarray(scene.image[..., ::-1])
-        views = [v for v in scene.views
-                 if v.placed.card is not None and v.visible_corners is not None and v.visible >= MIN_VISIBLE
-                 and box_fill(v.corners, v.visible_corners, v.visible) >= MIN_BOX_FILL]
-        boxes = [np.roll(v.visible_corners, int(rng.integers(4)), axis=0) + rng.normal(0, 1.5, (4, 2)) for v in views]
+        views = readable_faces(scene.views)
+        boxes: list[NDArray[np.floating]] = [np.roll(v.visible_corners, int(rng.integers(4)), axis=0) + rng.normal(0, 1.5, (4, 2)) for v in views]
         for key, recogniser in recognisers.items():
             readings = recogniser.read(image, boxes)
-            rows[key] += [(v.placed.card.value, r.card.value if r.card else "unknown", v.visible)
+            rows[key] += [(v.card.value, r.card.value if r.card else "unknown", v.visible)
                           for v, r in zip(views, readings, strict=True)]
     report(rows, f"{scenes} scenes")
 
@@ -104,7 +104,7 @@ def read_stills(recognisers: dict[str, Recogniser], stills: list[Still]) -> None
     for still in stills:
         views = [v for v in still.views() if v["card"] != "back" and v["visible"] >= MIN_VISIBLE
                  and box_fill(np.array(v["corners"]), np.array(v["visible_corners"]), v["visible"]) >= MIN_BOX_FILL]
-        boxes = [np.roll(np.array(v["visible_corners"]), int(rng.integers(4)), axis=0) + rng.normal(0, 1.5, (4, 2))
+        boxes: list[NDArray[np.floating]] = [np.roll(np.array(v["visible_corners"]), int(rng.integers(4)), axis=0) + rng.normal(0, 1.5, (4, 2))
                  for v in views]
         for key, recogniser in recognisers.items():
             readings = recogniser.read(still.image, boxes)
@@ -144,10 +144,9 @@ def report(rows: dict[str, list[tuple[str, str, float]]], what: str) -> None:
             print("    most frequent misses:", ", ".join(f"{a}→{b} ×{n}" for (a, b), n in wrong))
 
 
-def still_reader(recogniser: Recogniser) -> object:
+def still_reader(recogniser: Recogniser) -> FrameReader:
     """A frame reader as `borne detect` has one: the shipped detector on a still's six tiles, this recogniser."""
     from vision.read.detector import OnnxCardDetector
-    from vision.read.frame_reader import FrameReader
     from vision.read.models import detector_path
     from vision.read.tiling import STILL_TILE_SHARE, TiledDetector
 
@@ -158,7 +157,7 @@ def detect(recogniser: Recogniser, scene_edition: str, *, scenes: int, seed: int
     from bench_detect import measure as measure_detect
 
     renderer = SceneRenderer(SceneSpec(width=1280, height=720, edition=scene_edition, surfaces=HELD_OUT_KINDS))
-    measure_detect(still_reader(recogniser), renderer, scenes=scenes, seed=seed)  # type: ignore[arg-type]
+    measure_detect(still_reader(recogniser), renderer, scenes=scenes, seed=seed)
 
 
 def main() -> None:
@@ -194,7 +193,7 @@ def main() -> None:
             if name == "generic":
                 generic = load_edition("generic")
                 prototypes = make_prototypes(reader, [generic.face(c) for c in CARDS], "generic")
-                recogniser = EmbeddingRecogniser(reader, prototypes)
+                recogniser: Recogniser = EmbeddingRecogniser(reader, prototypes)
                 read_scenes({"generic (shipped faces)": recogniser}, "generic", scenes=args.scenes, seed=args.seed)
                 if args.detect_scenes:
                     detect(recogniser, "generic", scenes=args.detect_scenes, seed=args.seed + 1)
@@ -218,8 +217,8 @@ def main() -> None:
                     if not Path(folder).is_dir():
                         continue
                     started = time.monotonic()
-                    crops = collect_crops(folder, scenes=400, seed=0).joined(collect_face_views(folder, 25_000, seed=0))
-                    recognisers[f"hand-made features, enrolled from {how}"] = fit_recogniser(folder, crops, seed=0)
+                    crop_set = collect_crops(folder, scenes=400, seed=0).joined(collect_face_views(folder, 25_000, seed=0))
+                    recognisers[f"hand-made features, enrolled from {how}"] = fit_recogniser(folder, crop_set, seed=0)
                     print(f"  fitted the recogniser of hand-made features on {name} from {how} in "
                           f"{time.monotonic() - started:.0f} s")
             read_scenes(recognisers, str(original.folder), scenes=args.scenes, seed=args.seed)
@@ -229,7 +228,7 @@ def main() -> None:
                 for key, recogniser in recognisers.items():
                     if "prototypes" not in key:
                         print(f"\n  borne detect on the photo-real scenes, {name} {key}:")
-                        measure_stills(still_reader(recogniser), stills, f"  {len(stills)} photo-real scenes")  # type: ignore[arg-type]
+                        measure_stills(still_reader(recogniser), stills, f"  {len(stills)} photo-real scenes")
             for key, recogniser in recognisers.items() if args.detect_scenes else ():
                 if "prototypes" in key:
                     continue

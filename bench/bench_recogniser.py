@@ -15,13 +15,14 @@ import collections
 import time
 
 import numpy as np
+from numpy.typing import NDArray
 
 from datasets.generate import scene_for
 from datasets.scene import SceneRenderer, SceneSpec
 from datasets.textures import HELD_OUT_KINDS
 from vision.read.models import recogniser_path
-from vision.read.recogniser import FaceRecogniser
-from vision.training.face_fitting import MIN_BOX_FILL, MIN_VISIBLE, box_fill
+from vision.read.recogniser import FaceRecogniser, Recogniser
+from vision.training.face_fitting import readable_faces
 
 LENGTH_BANDS = ((0, 60), (60, 75), (75, 90), (90, 1_000_000))
 """Bands of a card's length in the frame (px), whole card, visible or not."""
@@ -33,7 +34,7 @@ def card_length_px(corners: np.ndarray) -> float:
 
 
 def measure(
-    recogniser: FaceRecogniser, *, scene_edition: str, scenes: int, seed: int, surfaces: tuple[str, ...] = HELD_OUT_KINDS
+    recogniser: Recogniser, *, scene_edition: str, scenes: int, seed: int, surfaces: tuple[str, ...] = HELD_OUT_KINDS
 ) -> None:
     """Render held-out scenes with ``scene_edition``'s faces and print how well ``recogniser`` reads them."""
     renderer = SceneRenderer(SceneSpec(edition=scene_edition, surfaces=surfaces))
@@ -43,16 +44,12 @@ def measure(
     for i in range(scenes):
         scene = scene_for(seed, i, renderer)
         image = np.ascontiguousarray(scene.image[..., ::-1])
-        views = [
-            v for v in scene.views
-            if v.placed.card is not None and v.visible_corners is not None and v.visible >= MIN_VISIBLE
-            and box_fill(v.corners, v.visible_corners, v.visible) >= MIN_BOX_FILL
-        ]
-        boxes = [np.roll(v.visible_corners, int(rng.integers(4)), axis=0) + rng.normal(0, 1.5, (4, 2)) for v in views]
+        views = readable_faces(scene.views)
+        boxes: list[NDArray[np.floating]] = [np.roll(v.visible_corners, int(rng.integers(4)), axis=0) + rng.normal(0, 1.5, (4, 2)) for v in views]
         t0 = time.perf_counter()
         readings = recogniser.read(image, boxes)
         seconds += time.perf_counter() - t0
-        rows += [(v.placed.card, r.card, v.visible, card_length_px(v.corners)) for v, r in zip(views, readings, strict=True)]
+        rows += [(v.card, r.card, v.visible, card_length_px(v.corners)) for v, r in zip(views, readings, strict=True)]
     truth = np.array([t.value for t, _, _, _ in rows])
     said = np.array([p.value if p else "unknown" for _, p, _, _ in rows])
     visible = np.array([v for _, _, v, _ in rows])

@@ -32,7 +32,7 @@ def upright(image: np.ndarray, corners: np.ndarray, grow: float = 1.0) -> np.nda
     if np.linalg.norm(q[1] - q[0]) > np.linalg.norm(q[2] - q[1]):
         q = np.roll(q, 1, axis=0)
     w, h = UPRIGHT
-    to = cv2.getPerspectiveTransform(q, np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
+    to = cv2.getPerspectiveTransform(q, np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32))
     return cv2.warpPerspective(image, to, (w, h), flags=cv2.INTER_AREA)
 
 

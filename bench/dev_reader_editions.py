@@ -73,8 +73,8 @@ def main() -> None:
             d[3] += int((proto == truth).sum()) if kind != Shown.TABLE else int((proto < 19).sum())
             d[4] += int((proto < 19).sum())
         print(f"edition {seed}: head fitted in {fitted:.0f} s", flush=True)
-    for kind, (n, head_right, head_answered, proto_right, proto_answered) in res.items():
-        print(f"{kind}: head acc {head_right / n:.3f} answered {head_answered / n:.3f} | prototypes acc "
+    for shown, (n, head_right, head_answered, proto_right, proto_answered) in res.items():
+        print(f"{shown}: head acc {head_right / n:.3f} answered {head_answered / n:.3f} | prototypes acc "
               f"{proto_right / n:.3f} answered {proto_answered / n:.3f}  (table: 'acc' = answered as a card)")
 
 

@@ -26,7 +26,7 @@ from vision.read.recogniser import FaceRecogniser, face_features
 from vision.training.tiles import is_photo_validation
 
 if TYPE_CHECKING:
-    from datasets.scene import Scene
+    from datasets.scene import CardView, Scene
 
 CLASSES: tuple[Card, ...] = tuple(Card)
 TURNED = len(CLASSES)
@@ -65,6 +65,26 @@ def box_fill(corners: NDArray[np.floating], visible_corners: NDArray[np.floating
     """Share of the visible box covered by the card's own visible pixels."""
     box = polygon_area(visible_corners)
     return float(visible * polygon_area(corners) / box) if box > 0 else 0.0
+
+
+@dataclass(frozen=True)
+class ReadableFace:
+    """A face-up card of a rendered scene with enough of its face in its visible box to be read."""
+
+    card: Card
+    corners: NDArray[np.floating]
+    visible_corners: NDArray[np.floating]
+    visible: float
+
+
+def readable_faces(views: Sequence[CardView], min_visible: float = MIN_VISIBLE) -> list[ReadableFace]:
+    """The face-up views showing at least ``min_visible`` of the face and filling at least
+    :data:`MIN_BOX_FILL` of their visible box: what a recogniser is asked to read."""
+    return [
+        ReadableFace(v.placed.card, v.corners, v.visible_corners, v.visible) for v in views
+        if v.placed.card is not None and v.visible_corners is not None and v.visible >= min_visible
+        and box_fill(v.corners, v.visible_corners, v.visible) >= MIN_BOX_FILL
+    ]
 
 
 @dataclass(frozen=True)
