@@ -95,13 +95,20 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(func=_reader)
 
 
-def _reader(args: argparse.Namespace) -> int:
+def _require_train_extra(module: str) -> None:
+    """Refuse to train on an install without the train extra (torch, ultralytics), before anything is written."""
+    import importlib
+
     from borne.commands import CommandError
 
     try:
-        import torch  # noqa: F401
+        importlib.import_module(module)
     except ModuleNotFoundError:
         raise CommandError("training needs the train extra: pip install -e '.[train]'") from None
+
+
+def _reader(args: argparse.Namespace) -> int:
+    _require_train_extra("torch")
     from pathlib import Path
 
     from vision.training.reader_run import ReaderRun
@@ -145,14 +152,9 @@ def _recogniser(args: argparse.Namespace) -> int:
 
 
 def _detector(args: argparse.Namespace) -> int:
+    _require_train_extra("ultralytics")
     from pathlib import Path
 
-    from borne.commands import CommandError
-
-    try:
-        import ultralytics  # noqa: F401
-    except ModuleNotFoundError:
-        raise CommandError("training needs the train extra: pip install -e '.[train]'") from None
     from vision.training.detector import DetectorRecipe, train_detector
 
     recipe = DetectorRecipe(
