@@ -25,6 +25,8 @@ renders the hands of the 2-D default, at the size it is given).
 ``--record FILE`` keeps each hand's row (by seed) in a JSON file with the models it was replayed
 with, and prints the exact records and flags over every hand the file holds: photo-real hands take
 hours to render on a small machine, so a bench over 20 of them may be replayed a few hands at a time.
+Each row also keeps its delays, its own frames per second, the replay's peak memory and the machine
+(CPU model and cores) it ran on, since speed is a figure of the machine.
 Rows replayed with other models, another mode or other settings are dropped, never mixed in.
 
 ``--truth-detector`` replays the true boxes instead of running ``models/detector.onnx`` (the
@@ -37,6 +39,8 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
+import platform
 import resource
 import statistics
 import subprocess
@@ -129,6 +133,19 @@ def model_ids(truth_detector: bool) -> dict[str, str]:
     if not truth_detector:
         paths["detector"] = detector_path()
     return {name: hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16] for name, path in paths.items()}
+
+
+def peak_rss_mb() -> float:
+    """The replay's peak memory so far (RSS), in MB."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def machine() -> str:
+    """The machine a row was replayed on, as its speed depends on it: CPU model and core count."""
+    cpuinfo = Path("/proc/cpuinfo")
+    lines = cpuinfo.read_text().splitlines() if cpuinfo.is_file() else []
+    model = next((ln.split(":", 1)[1].strip() for ln in lines if ln.startswith("model name")), platform.processor() or "?")
+    return f"{model}, {os.cpu_count()} cores"
 
 
 def code_commit() -> str | None:
@@ -232,11 +249,13 @@ def main() -> int:
         source = FolderSource(folder / "frames", fps=FPS)
         t0 = time.perf_counter()
         run_source(source, pipeline)
-        busy += time.perf_counter() - t0
+        seconds = time.perf_counter() - t0
+        busy += seconds
         frames += pipeline.frames
         out = pipeline.replay_json()
         out["events"] = [{**e.to_json(), "decided_frame": e.decided_frame} for e in pipeline.state.events]  # type: ignore[union-attr]
-        row = {"seed": seeds[h], "frames": pipeline.frames, **compare(out, folder)}
+        row = {"seed": seeds[h], "frames": pipeline.frames, **compare(out, folder),
+               "frames_per_s": round(pipeline.frames / seconds, 2) if seconds else None, "peak_mb": round(peak_rss_mb())}
         rows.append(row)
         mark = "exact" if row["exact"] else ("WRONG, flagged" if row["flagged"] else "WRONG, silent")
         print(f"hand {h} (seed {seeds[h]}): {pipeline.frames} frames, {row['plays']} scored plays, {mark}, "
@@ -244,7 +263,7 @@ def main() -> int:
     n = len(rows)
     delays = [d for r in rows for d in r["delays"]]
     fps = frames / busy if busy else 0.0
-    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    peak_mb = peak_rss_mb()
     mode = "truth boxes + true ids" if args.truth_ids else ("truth boxes + recogniser" if args.truth_detector else "detector.onnx + recogniser")
     if photo_hands:
         first = rendered_with(photo_hands[0])
@@ -273,8 +292,7 @@ def main() -> int:
         how = {"mode": mode, "models": model_ids(args.truth_detector), "photo_real": bool(photo_hands),
                **{k: settings.get(k) for k in RECORDED_SETTINGS}}
         commit = code_commit()
-        every = record_rows(Path(args.record), [{**{k: v for k, v in r.items() if k != "delays"}, "commit": commit}
-                                                for r in rows], how)
+        every = record_rows(Path(args.record), [{**r, "commit": commit, "machine": machine()} for r in rows], how)
         m = len(every)
         exact = sum(r["exact"] for r in every)
         print(f"record {args.record}: {m} hands (seeds {', '.join(str(r['seed']) for r in every)}), {m - n} of them "
@@ -282,6 +300,11 @@ def main() -> int:
               f"{sum(1 for r in every if not r['exact'] and not r['flagged'])}, phantom events "
               f"{sum(r['phantoms'] for r in every)}, missed plays {sum(r['missed'] for r in every)}/"
               f"{sum(r['plays'] for r in every)}")
+        timed_rows = [r for r in every if "delays" in r]  # rows recorded before delays were kept have none
+        kept_delays = [d for r in timed_rows for d in r["delays"]]
+        if kept_delays:
+            print(f"  delay over the {len(timed_rows)} hands that keep theirs: median {statistics.median(kept_delays):g} frames, "
+                  f"max {max(kept_delays)}")
     return 0
 
 
