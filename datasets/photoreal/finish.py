@@ -53,23 +53,45 @@ def denoise(image: NDArray[np.float32], albedo: NDArray[np.float32], normal: NDA
     return out
 
 
-def meter(linear: NDArray[np.float32]) -> float:
-    """The light a phone meters: the bright end of the scene (its 92nd percentile), not its highlights."""
-    luma = linear @ np.array([0.2126, 0.7152, 0.0722], np.float32)
-    return float(np.percentile(luma, 92)) + 1e-6
+LUMA = np.array([0.2126, 0.7152, 0.0722], np.float32)
+PAPER_WHITE = 0.85
+"""The albedo of a card's white stock."""
+PAPER_HEADROOM = 2.2
+"""How far above the metered light a phone lets white paper in the scene's light go: a phone's HDR keeps
+a white card on a dark table short of clipping, so the card's print keeps its colours."""
 
 
-def expose(linear: NDArray[np.float32], rng: np.random.Generator, key: float | None = None) -> NDArray[np.float32]:
+def meter(linear: NDArray[np.float32], albedo: NDArray[np.float32] | None = None) -> float:
+    """The light a phone meters: the bright end of the scene (its 92nd percentile), not its highlights —
+    raised, when the albedo pass says how bright the light is, so that white paper lying in that light
+    stays within :data:`PAPER_HEADROOM` of it (before 2026-12-04 a white card on a dark table was exposed
+    to four or five times the key, and the print of its face clipped to a pale wash)."""
+    luma = linear @ LUMA
+    key = float(np.percentile(luma, 92)) + 1e-6
+    if albedo is not None:
+        light = luma / np.maximum(np.clip(albedo, 0, 1) @ LUMA, 0.05)
+        key = max(key, PAPER_WHITE * float(np.percentile(light, 90)) / PAPER_HEADROOM)
+    return key
+
+
+def expose(linear: NDArray[np.float32], rng: np.random.Generator, key: float | None = None,
+           albedo: NDArray[np.float32] | None = None) -> NDArray[np.float32]:
     """Metering as a phone does: the metered light (:func:`meter`, or ``key`` when locked) lands near white."""
-    key = meter(linear) if key is None else key
+    key = meter(linear, albedo) if key is None else key
     return linear * (float(rng.uniform(0.62, 0.85)) / key)
 
 
+WHITE_POINT = 2.5
+"""The exposed light that tones to full white; brighter light (glare) clips."""
+
+
 def tone(exposed: NDArray[np.float32]) -> NDArray[np.float32]:
-    """A soft shoulder for highlights, then the sRGB curve: 0–1 display values."""
+    """A soft shoulder for highlights on the light's luminance (keeping each pixel's hue, as a phone's HDR
+    does rather than clipping each channel), then the sRGB curve: 0–1 display values."""
     x = np.maximum(exposed, 0)
-    shoulder = x / (1 + 0.25 * x)  # 1 → 0.8, glare saturates gently instead of clipping hard
-    shoulder = np.minimum(shoulder * 1.25, 1.0)
+    luma = np.maximum(x @ LUMA, 1e-6)[..., None]
+    toned = luma * (1 + luma / WHITE_POINT**2) / (1 + luma)  # extended Reinhard: WHITE_POINT → 1
+    shoulder = np.minimum(x * (toned / luma) * 1.25, 1.0)
     return np.where(shoulder <= 0.0031308, 12.92 * shoulder, 1.055 * np.power(shoulder, 1 / 2.4) - 0.055)
 
 
@@ -97,7 +119,7 @@ def phone_marks(display: NDArray[np.float32], rng: np.random.Generator,
 def photo_from_passes(folder: Path, rng: np.random.Generator, *, key: float | None = None,
                       noise: np.random.Generator | None = None) -> NDArray[np.uint8]:
     """The finished RGB photo of a rendered stage; ``key`` locks the exposure, ``noise`` draws the grain (see above)."""
-    linear = expose(read_pass(folder, "image"), rng, key)
+    linear = expose(read_pass(folder, "image"), rng, key, read_pass(folder, "albedo"))
     scale = max(float(np.percentile(linear, 99.9)), 1.0)
     clean = denoise(np.clip(linear / scale, 0, 1), read_pass(folder, "albedo"), read_pass(folder, "normal")) * scale
     return phone_marks(tone(clean), rng, noise)

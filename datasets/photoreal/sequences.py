@@ -97,7 +97,7 @@ def generate_photo_sequence(
             if not again:
                 held.keep(passes / f"{shot.index:06d}", look)
             if "exposure" not in settings:  # frame 0 comes first: the bare table sets the exposure for the hand
-                settings["exposure"] = meter(read_pass(held.folder, "image"))
+                settings["exposure"] = meter(read_pass(held.folder, "image"), read_pass(held.folder, "albedo"))
                 write_if_changed(out / "sequence.json", json.dumps(settings, indent=1))
             if not _truth(out, shot.index).is_file():
                 _write_frame(out, shot, stage, held.folder, plan.seed, settings["exposure"])

@@ -1,0 +1,110 @@
+"""Reading by matching the edition's faces, given each card's true outline, on photo-real stills.
+
+    python bench/bench_match.py --photos FOLDER [--photos FOLDER ...] [--scenes N] [--jitter 1.0] [--misses DIR]
+
+Each scene's deck (its truth's ``edition``: the generic, a test edition of ``bench/photo_editions.py``, or
+a deck of the training mix kept in the folder's texture cache) is enrolled "from scans": its face files as
+they are. Every card at least a quarter visible is read by `vision/read/matcher.py` from its true outline
+(the visible part's corners, in a random order, jittered by ``--jitter`` pixels). Prints per folder and
+per share visible: accuracy, the share answered (not "unknown") and precision; the most frequent
+mistakes; the time per card. ``--misses DIR`` draws each misread or unknown card to look at.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_detect import folder_stills  # noqa: E402
+from photo_editions import test_edition_folder  # noqa: E402
+
+from datasets.art_test import TEST_EDITIONS  # noqa: E402
+from datasets.edition import FACE_KEYS, ensure_generic  # noqa: E402
+from vision.read.matcher import FaceMatcher  # noqa: E402
+
+BANDS = (("at least 1/4 visible", 0.25, 1.01), ("strips (25–50 %)", 0.25, 0.5), ("50–90 %", 0.5, 0.9),
+         ("whole (≥ 90 %)", 0.9, 1.01))
+
+
+def matcher_for(deck: str, folder: Path, cache: dict[str, FaceMatcher]) -> FaceMatcher:
+    """The matcher of a scene's deck, enrolled from its face files."""
+    if deck not in cache:
+        if deck == "generic":
+            cache[deck] = FaceMatcher.from_folder(ensure_generic().folder)
+        elif deck in TEST_EDITIONS or Path(deck).name in TEST_EDITIONS:
+            cache[deck] = FaceMatcher.from_folder(test_edition_folder(Path(deck).name).folder)
+        else:
+            drawn = folder / ".passes" / "textures" / "decks" / deck
+            cache[deck] = FaceMatcher.from_files(deck, {k: drawn / f"{k}.png" for k in FACE_KEYS})
+    return cache[deck]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--photos", type=Path, action="append", required=True)
+    parser.add_argument("--scenes", type=int, default=None)
+    parser.add_argument("--jitter", type=float, default=1.0, help="pixels of noise on each true corner (default 1)")
+    parser.add_argument("--misses", type=Path, default=None)
+    args = parser.parse_args()
+    rng = np.random.default_rng(0)
+    cache: dict[str, FaceMatcher] = {}
+    seconds: list[float] = []
+    if args.misses:
+        args.misses.mkdir(parents=True, exist_ok=True)
+    for folder in args.photos:
+        rows: list[tuple[str, str, float]] = []
+        for n, still in enumerate(folder_stills(folder, args.scenes)):
+            matcher = matcher_for(str(still.truth.get("edition", "generic")), folder, cache)
+            for v in still.views():
+                if v["visible"] < 0.25:
+                    continue
+                box = np.roll(np.asarray(v["visible_corners"]), int(rng.integers(4)), axis=0) + rng.normal(0, args.jitter, (4, 2))
+                started = time.perf_counter()
+                reading = matcher.read(still.image, [box])[0]
+                seconds.append(time.perf_counter() - started)
+                said = "back" if reading.back else (reading.card.value if reading.card else "unknown")
+                rows.append((v["card"], said, v["visible"]))
+                if args.misses and said != v["card"]:
+                    _draw_miss(args.misses / f"{folder.name}_{n:03d}_{v['card']}_as_{said}_{round(100 * v['visible'])}.png",
+                               still.image, box)
+        report(rows, str(folder))
+    print(f"time per card: median {1000 * np.median(seconds):.2f} ms, worst {1000 * max(seconds):.2f} ms")
+
+
+def report(rows: list[tuple[str, str, float]], what: str) -> None:
+    truth = np.array([t for t, _, _ in rows])
+    said = np.array([s for _, s, _ in rows])
+    visible = np.array([v for _, _, v in rows])
+    right, answered = truth == said, said != "unknown"
+    print(f"{what}: {len(rows)} cards at least 1/4 visible")
+    for name, low, high in BANDS:
+        m = (visible >= low) & (visible < high)
+        if m.any():
+            print(f"  {name:<22} n={int(m.sum()):>5}  right {right[m].mean():.4f}  answered {answered[m].mean():.4f}  "
+                  f"precision {right[m & answered].mean() if (m & answered).any() else float('nan'):.4f}")
+    wrong = collections.Counter(zip(truth[~right], said[~right], strict=True)).most_common(8)
+    if wrong:
+        print("  most frequent misses:", ", ".join(f"{a}→{b} ×{n}" for (a, b), n in wrong))
+
+
+def _draw_miss(path: Path, image: np.ndarray, box: np.ndarray) -> None:
+    length = max(float(np.ptp(box[:, 0])), float(np.ptp(box[:, 1])), 20.0)
+    cx, cy = box.mean(axis=0)
+    x0, y0 = max(int(cx - length), 0), max(int(cy - length), 0)
+    x1, y1 = min(int(cx + length), image.shape[1]), min(int(cy + length), image.shape[0])
+    out = cv2.resize(image[y0:y1, x0:x1], None, fx=4, fy=4, interpolation=cv2.INTER_CUBIC)
+    cv2.polylines(out, [np.round((box - [x0, y0]) * 4).astype(np.int32)], True, (0, 230, 255), 1, cv2.LINE_AA)
+    cv2.imwrite(str(path), out)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,85 @@
+"""Reading by matching the edition's faces: per turn, per visible band, the back, and an honest unknown."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from datasets.edition import ensure_generic
+from scoring.cards import Card
+from vision.read.matcher import FaceMatcher
+
+
+@pytest.fixture(scope="module")
+def matcher() -> FaceMatcher:
+    return FaceMatcher.from_folder(ensure_generic().folder)
+
+
+def lay(face_rgb: np.ndarray, corners: np.ndarray, image: np.ndarray) -> np.ndarray:
+    """The face drawn onto the image with its top-left, top-right, bottom-right, bottom-left at ``corners``."""
+    h, w = face_rgb.shape[:2]
+    m = cv2.getPerspectiveTransform(np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32), corners.astype(np.float32))
+    face = cv2.warpPerspective(face_rgb[..., ::-1], m, image.shape[1::-1], flags=cv2.INTER_AREA)
+    mask = cv2.warpPerspective(np.full((h, w), 255, np.uint8), m, image.shape[1::-1])
+    out = image.copy()
+    out[mask > 127] = face[mask > 127]
+    return out
+
+
+def table(seed: int = 0) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    return np.clip(rng.normal((60, 100, 140), 10, (240, 320, 3)), 0, 255).astype(np.uint8)
+
+
+CARD = np.array([[120.0, 60.0], [176.0, 66.0], [167.0, 152.0], [111.0, 146.0]])
+"""A card 56 × 87 px, turned 6°, corners from the face's top left, clockwise."""
+
+
+@pytest.mark.parametrize("card", list(Card))
+@pytest.mark.parametrize("turn", [0, 1, 2, 3])
+def test_every_face_reads_in_every_corner_order(matcher, card, turn):
+    image = lay(ensure_generic().face(card), CARD, table())
+    reading = matcher.read(image, [np.roll(CARD, turn, axis=0)])[0]
+    assert reading.card is card
+    assert reading.confidence > 0.5
+
+
+def test_a_face_laid_upside_down_reads_upside_down(matcher):
+    image = lay(ensure_generic().face(Card.DISTANCE_75), np.roll(CARD, 2, axis=0), table())
+    upright = matcher.read(lay(ensure_generic().face(Card.DISTANCE_75), CARD, table()), [CARD])[0]
+    turned = matcher.read(image, [CARD])[0]
+    assert upright.card is turned.card is Card.DISTANCE_75
+    assert upright.turn != turned.turn
+
+
+@pytest.mark.parametrize("card", [Card.DISTANCE_25, Card.DISTANCE_50, Card.DISTANCE_100, Card.STOP, Card.DRIVING_ACE])
+def test_a_column_strip_reads_from_its_visible_band(matcher, card):
+    # the card's top third shows; the next card of the column covers the rest
+    image = lay(ensure_generic().face(card), CARD, table())
+    image = lay(ensure_generic().face(Card.DISTANCE_200), CARD + (CARD[3] - CARD[0]) * 0.34, image)
+    band = np.array([CARD[0], CARD[1], CARD[1] + (CARD[2] - CARD[1]) * 0.34, CARD[0] + (CARD[3] - CARD[0]) * 0.34])
+    for turn in (0, 2):
+        assert matcher.read(image, [np.roll(band, turn, axis=0)])[0].card is card
+
+
+def test_the_back_reads_as_a_face_down_card(matcher):
+    image = lay(ensure_generic().face("back"), CARD, table())
+    reading = matcher.read(image, [CARD])[0]
+    assert reading.back and reading.card is None
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_the_bare_table_and_a_foreign_picture_are_unknown(matcher, seed):
+    rng = np.random.default_rng(seed)
+    foreign = rng.integers(0, 256, (87, 56, 3), dtype=np.uint8)
+    foreign = cv2.resize(cv2.resize(foreign, (7, 11)), (56, 87), interpolation=cv2.INTER_CUBIC)
+    for image in (table(seed), lay(foreign, CARD, table(seed))):
+        reading = matcher.read(image, [CARD])[0]
+        assert reading.card is None and not reading.back
+
+
+def test_a_sliver_is_not_read(matcher):
+    image = lay(ensure_generic().face(Card.DISTANCE_100), CARD, table())
+    sliver = np.array([CARD[0], CARD[1], CARD[1] + (CARD[2] - CARD[1]) * 0.1, CARD[0] + (CARD[3] - CARD[0]) * 0.1])
+    assert matcher.read(image, [sliver])[0].card is None
