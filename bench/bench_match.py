@@ -8,6 +8,10 @@ they are. Every card at least a quarter visible is read by `vision/read/matcher.
 (the visible part's corners, in a random order, jittered by ``--jitter`` pixels). Prints per folder and
 per share visible: accuracy, the share answered (not "unknown") and precision; the most frequent
 mistakes; the time per card. ``--misses DIR`` draws each misread or unknown card to look at.
+
+With ``--detect``, each folder (one deck per folder) is then read as `borne detect` reads a photo — the
+shipped detector on the still's six tiles — with the matcher in place of the recogniser, and bench_detect's
+figures are printed (recall, precision, face accuracy, exact census).
 """
 
 from __future__ import annotations
@@ -54,6 +58,7 @@ def main() -> None:
     parser.add_argument("--scenes", type=int, default=None)
     parser.add_argument("--jitter", type=float, default=1.0, help="pixels of noise on each true corner (default 1)")
     parser.add_argument("--misses", type=Path, default=None)
+    parser.add_argument("--detect", action="store_true", help="then read each folder as `borne detect` does")
     args = parser.parse_args()
     rng = np.random.default_rng(0)
     cache: dict[str, FaceMatcher] = {}
@@ -78,6 +83,22 @@ def main() -> None:
                                still.image, box)
         report(rows, str(folder))
     print(f"time per card: median {1000 * np.median(seconds):.2f} ms, worst {1000 * max(seconds):.2f} ms")
+    for folder in args.photos if args.detect else ():
+        from bench_detect import measure_stills
+
+        from vision.read.detector import OnnxCardDetector
+        from vision.read.frame_reader import FrameReader
+        from vision.read.models import detector_path
+        from vision.read.tiling import STILL_TILE_SHARE, TiledDetector
+
+        stills = list(folder_stills(folder, args.scenes))
+        decks = {str(still.truth.get("edition", "generic")) for still in stills}
+        if len(decks) != 1:
+            print(f"{folder}: {len(decks)} decks; --detect reads folders of one deck")
+            continue
+        detector = TiledDetector(OnnxCardDetector(detector_path()), tile_share=STILL_TILE_SHARE)
+        reader = FrameReader(detector, matcher_for(decks.pop(), folder, cache))
+        measure_stills(reader, stills, f"{folder}, as `borne detect` reads it, with the matcher")
 
 
 def report(rows: list[tuple[str, str, float]], what: str) -> None:

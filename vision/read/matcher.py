@@ -51,6 +51,12 @@ at the frame's resolution."""
 SOFTEN = 1.0
 """Faces and crops are blurred by this many template pixels before they are compared: a photo is softer
 than a scan (development stills: generic whole cards 0.922 → 0.980 read right, against no blur)."""
+MIN_DETAIL_MARGIN = 0.1
+"""After the closer look, the best face must fit the region where the faces differ this much better than
+the next, else "unknown"."""
+MIN_DETAIL_FIT = 0.45
+"""... and the region must depart from what the faces share the way the best face does, at least this
+well (a correlation): where the print that tells them apart is too small to show, it is "unknown"."""
 MAX_GROUP = 6
 """At most this many near-equal faces are compared again."""
 BACK = "back"
@@ -68,6 +74,8 @@ class FaceMatcher:
     """The edition's card back (BGR, the faces' size), read as a face-down card; ``None``: no back known."""
     min_correlation: float = MIN_CORRELATION
     min_margin: float = MIN_MARGIN
+    min_detail_margin: float = MIN_DETAIL_MARGIN
+    min_detail_fit: float = MIN_DETAIL_FIT
     _bands: dict[int, NDArray[np.float32]] = field(default_factory=dict, repr=False)
 
     @classmethod
@@ -125,21 +133,23 @@ class FaceMatcher:
         best, margin = float(per_card[first]), float(per_card[first] - per_card[second])
         view = int(scores[:, first].argmax())
         group = [int(k) for k in order[:MAX_GROUP] if per_card[k] >= best - DETAIL_MARGIN and k < len(self.cards)]
+        needed = self.min_margin
         if len(group) >= 2 and first < len(self.cards):
-            first, margin = self._closer_look(image, views[view], group)
+            first, margin, fit = self._closer_look(image, views[view], group)
+            needed = self.min_detail_margin if fit >= self.min_detail_fit else np.inf
         confidence = _confidence(best, margin)
         turn = _turn(clockwise(box), views[view][0])
-        if best < self.min_correlation or margin < self.min_margin:
+        if best < self.min_correlation or margin < needed:
             return Reading(None, confidence, turn)
         if first == len(self.cards):
             return Reading(None, confidence, turn, back=True)
         return Reading(self.cards[first], confidence, turn)
 
     def _closer_look(self, image: NDArray[np.uint8], view: tuple[NDArray[np.float64], float],
-                     group: list[int]) -> tuple[int, float]:
+                     group: list[int]) -> tuple[int, float, float]:
         """Of faces that correlate almost equally, the one that matches best where they differ, compared at
         the frame's resolution and allowed a shift of a few pixels (text is thin: a pixel off is a miss);
-        returns it and its margin over the next."""
+        returns it, its margin over the next and its fit."""
         q, share = view
         whole = min(share, 1.0) >= WHOLE_SHARE
         length = float(np.linalg.norm(q[3] - q[0])) / max(min(share, 1.0), 1e-6)
@@ -150,25 +160,26 @@ class FaceMatcher:
         templates = np.stack([cv2.GaussianBlur(_lab(cv2.resize(f, (width, rows), interpolation=cv2.INTER_AREA)), (0, 0), 1.0)
                               for f in faces])
         spread = np.linalg.norm(templates.std(axis=0), axis=2)
-        mask = spread >= max(12.0, float(np.percentile(spread, 90)))
-        if mask.sum() < 12:
-            return group[0], 0.0
+        if float(spread.max()) < 8.0:
+            return group[0], 0.0, 0.0
         pad = max(2, round(height * 0.03))
+        # where the faces differ, widened a little: thin print moves by a pixel or two in a photo
+        mask = cv2.dilate((spread >= 0.25 * float(spread.max())).astype(np.uint8), np.ones((2 * pad + 1,) * 2, np.uint8)) > 0
         ys, xs = np.nonzero(mask)
-        ref = templates[:, ys, xs]  # (group, pixels, 3)
-        ref = (ref - ref.mean(axis=1, keepdims=True)) / (ref.std(axis=1, keepdims=True) + 2.0)
-        ref = ref.reshape(len(group), -1)
-        ref /= np.linalg.norm(ref, axis=1, keepdims=True) + 1e-6
+        ref = _standard(templates[:, ys, xs])  # (group, pixels, 3)
+        # each face by how it departs from the group's mean face: what they share does not count
+        common = ref.mean(axis=0)
+        apart = (ref - common).reshape(len(group), -1)
+        apart /= np.linalg.norm(apart, axis=1, keepdims=True) + 1e-6
         fits = np.full(len(group), -1.0)
         for turned in (q, np.roll(q, -2, axis=0)):  # faces alike are often alike upside down too
             crop = cv2.GaussianBlur(_lab(cut_card(image, turned, width=width, height=rows)), (0, 0), 1.0)
             crop = cv2.copyMakeBorder(crop, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
             for dy, dx in itertools.product(range(2 * pad + 1), repeat=2):
-                seen = crop[ys + dy, xs + dx]
-                seen = ((seen - seen.mean(axis=0)) / (seen.std(axis=0) + 2.0)).ravel()
-                fits = np.maximum(fits, ref @ (seen / (np.linalg.norm(seen) + 1e-6)))
+                seen = (_standard(crop[ys + dy, xs + dx][None])[0] - common).ravel()
+                fits = np.maximum(fits, apart @ (seen / (np.linalg.norm(seen) + 1e-6)))
         ranked = np.argsort(-fits)
-        return group[int(ranked[0])], float(fits[ranked[0]] - fits[ranked[1]])
+        return group[int(ranked[0])], float(fits[ranked[0]] - fits[ranked[1]]), float(fits[ranked[0]])
 
     def _templates(self, rows: int) -> NDArray[np.float32]:
         """Every face (and the back) as the top ``rows`` of a ``TEMPLATE_HEIGHT`` card, normalised."""
@@ -226,6 +237,12 @@ def _normalised(bgr: NDArray[np.uint8]) -> NDArray[np.float32]:
     lab = cv2.GaussianBlur(_lab(bgr), (0, 0), SOFTEN)
     lab = (lab - lab.mean(axis=(0, 1))) / (lab.std(axis=(0, 1)) + 2.0)
     out: NDArray[np.float32] = lab / (float(np.linalg.norm(lab)) + 1e-6)
+    return out
+
+
+def _standard(pixels: NDArray[np.float32]) -> NDArray[np.float32]:
+    """Pixels ``(n, k, 3)`` with each channel of each row at zero mean and unit spread."""
+    out: NDArray[np.float32] = (pixels - pixels.mean(axis=1, keepdims=True)) / (pixels.std(axis=1, keepdims=True) + 2.0)
     return out
 
 
