@@ -13,10 +13,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "detect",
         help="say what each side has played in one photo of the table",
         description="Read one photo (JPEG/PNG) of the table and print, per side of the layout, the distance "
-        "cards, the safeties (coups fourrés when laid sideways) and every card found, as JSON (CONTRACT.md §5).",
+        "cards, the safeties (coups fourrés when laid sideways) and every card found, as JSON (CONTRACT.md §5). "
+        "Without --layout the sides are found from the table (the draw pile in the middle, each side's cards "
+        "around it) and printed with their zones and up.",
     )
     p.add_argument("image", metavar="IMAGE")
-    p.add_argument("--layout", required=True, metavar="LAYOUT.json", help="the table layout (CONTRACT.md §4)")
+    p.add_argument("--layout", default=None, metavar="LAYOUT.json",
+                   help="the table layout (CONTRACT.md §4); without it the sides are found from the table")
     p.add_argument("--edition", default="generic", help="deck edition (default: the built-in generic edition)")
     p.add_argument("--draw", metavar="OUT.jpg", help="also write the picture with boxes, ids and zones drawn on it")
     p.set_defaults(func=_detect)
@@ -48,11 +51,14 @@ def _detect(args: argparse.Namespace) -> int:
     from vision.image import read_image
     from vision.read.frame_reader import FrameReader
     from vision.table.census import take_census
+    from vision.table.found_sides import find_sides
     from vision.table.layout import TableLayout
 
-    layout = TableLayout.from_file(args.layout)
+    layout = TableLayout.from_file(args.layout) if args.layout is not None else None
     image = read_image(args.image)
     reading = FrameReader.from_models(args.edition, still=True).read(image)
+    if layout is None:
+        layout = find_sides(list(reading.sightings), image.shape[1], image.shape[0])
     census = take_census(list(reading.sightings), layout)
     if reading.too_small:
         print(
@@ -64,7 +70,12 @@ def _detect(args: argparse.Namespace) -> int:
         from vision.drawing import draw_census
 
         draw_census(image, census, layout, args.draw)
-    print(json.dumps(census.to_json(), ensure_ascii=False))
+    out = census.to_json()
+    if args.layout is None:
+        out["found_sides"] = True
+        for side in out["sides"]:
+            side.update({k: v for k, v in layout.zone_of(side["side"]).to_json().items() if k != "side"})
+    print(json.dumps(out, ensure_ascii=False))
     return 0
 
 

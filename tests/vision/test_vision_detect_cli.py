@@ -83,3 +83,19 @@ def test_a_bad_layout_exits_2(tmp_path, table):
     (tmp_path / "layout.json").write_text('{"sides": []}')
     out = borne("detect", str(table / "table.jpg"), "--layout", str(tmp_path / "layout.json"))
     assert out.returncode == 2 and "1 to 8 sides" in out.stderr
+
+
+def test_without_a_layout_the_sides_are_found_and_printed_with_their_zones(table):
+    out = borne("detect", str(table / "table.jpg"))
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    assert result["found_sides"] is True
+    with_layout = json.loads(borne("detect", str(table / "table.jpg"), "--layout", str(table / "layout.json")).stdout)
+    assert len(result["sides"]) == len(with_layout["sides"])
+    for side in result["sides"]:
+        assert side["side"] in ("North", "East", "South", "West")
+        assert len(side["zone"]) >= 3 and abs(np.hypot(*side["up"]) - 1) < 1e-4
+    # the same cards counted, side for side
+    found = sorted((json.dumps(s["distance"]), json.dumps(s["safeties"], sort_keys=True)) for s in result["sides"])
+    true = sorted((json.dumps(s["distance"]), json.dumps(s["safeties"], sort_keys=True)) for s in with_layout["sides"])
+    assert found == true

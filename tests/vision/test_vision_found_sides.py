@@ -1,0 +1,88 @@
+"""The sides found from the table: 2, 3 and 4 sides, any camera turn, columns, crosswise safeties, no cards."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from scoring.cards import Card
+from vision.read.sighting import Sighting
+from vision.table.found_sides import find_sides
+
+W, H = 1280, 720
+MIDDLE = np.array([640.0, 360.0])
+
+
+def card(centre: np.ndarray, up: np.ndarray, what: Card | None, *, across: bool = False, length: float = 64.0,
+         shown: float = 1.0, face_up: bool = True) -> Sighting:
+    """A card's box: ``up`` along its length (across it when ``across``), ``shown`` of its length seen."""
+    along = up / np.linalg.norm(up)
+    side = np.array([-along[1], along[0]])
+    if across:
+        along, side = side, along
+    half_l, half_w = length * shown / 2, length * 0.644 / 2
+    corners = np.array([centre - along * half_l - side * half_w, centre - along * half_l + side * half_w,
+                        centre + along * half_l + side * half_w, centre + along * half_l - side * half_w])
+    return Sighting(corners, face_up, what, 0.9)
+
+
+def table(seats: list[float], turn: float) -> tuple[list[Sighting], dict[int, list[np.ndarray]]]:
+    """Each seat's side: a row of three distance cards and a column's strips beside them, a crosswise safety,
+    seen by a camera turned ``turn`` degrees; the draw pile in the middle."""
+    seen = [card(MIDDLE, np.array([0.0, 1.0]), None, face_up=False)]
+    centres: dict[int, list[np.ndarray]] = {}
+    for k, seat in enumerate(seats):
+        a = np.radians(seat + turn)
+        out = np.array([np.cos(a), np.sin(a)])
+        across = np.array([-out[1], out[0]])
+        up = -out
+        centres[k] = []
+        for j, offset in enumerate((-1.2, 0.0, 1.2)):
+            c = MIDDLE + out * 170 + across * offset * 60
+            seen.append(card(c, up, (Card.DISTANCE_25, Card.DISTANCE_50, Card.DISTANCE_100)[j]))
+            centres[k].append(c)
+        strip = MIDDLE + out * 230 + across * 0.0
+        seen.append(card(strip, up, Card.DISTANCE_50, shown=0.35))
+        safety = MIDDLE + out * 200 + across * 100
+        seen.append(card(safety, up, Card.DRIVING_ACE, across=True))
+        centres[k] += [strip, safety]
+    return seen, centres
+
+
+@pytest.mark.parametrize("seats", [[90.0, 270.0], [90.0, 210.0, 330.0], [0.0, 90.0, 180.0, 270.0]])
+@pytest.mark.parametrize("turn", [0.0, 17.0, 45.0, 100.0, 200.0])
+def test_each_side_is_found_with_its_cards_and_its_up(seats, turn):
+    seen, centres = table(seats, turn)
+    layout = find_sides(seen, W, H)
+    assert len(layout.sides) == len(seats)
+    for k, seat in enumerate(seats):
+        holding = {layout.side_at(c) for c in centres[k]}
+        assert len(holding) == 1 and None not in holding
+        zone = layout.zone_of(holding.pop())
+        a = np.radians(seat + turn)
+        assert np.dot(zone.up, -np.array([np.cos(a), np.sin(a)])) > 0.99
+
+
+def test_the_names_follow_the_seats_in_the_picture():
+    seen, _ = table([90.0, 270.0], 0.0)
+    assert [s.side for s in find_sides(seen, W, H).sides] == ["North", "South"]
+    seen, _ = table([0.0, 180.0], 0.0)
+    assert [s.side for s in find_sides(seen, W, H).sides] == ["East", "West"]
+
+
+def test_the_pile_and_its_discard_belong_to_nobody():
+    seen, _ = table([90.0, 270.0], 30.0)
+    layout = find_sides(seen, W, H)
+    assert layout.side_at(MIDDLE) is None and layout.side_at(MIDDLE + np.array([30.0, 0.0])) is None
+
+
+def test_no_cards_give_the_default_two_zones():
+    layout = find_sides([], W, H)
+    assert [s.side for s in layout.sides] == ["North", "South"]
+
+
+def test_zones_stay_inside_the_picture():
+    seen, _ = table([0.0, 90.0, 180.0, 270.0], 33.0)
+    for zone in find_sides(seen, W, H).sides:
+        assert zone.zone[:, 0].min() >= 0 and zone.zone[:, 0].max() <= W
+        assert zone.zone[:, 1].min() >= 0 and zone.zone[:, 1].max() <= H

@@ -1,0 +1,188 @@
+"""The sides found from the table itself, without a layout: each side's zone and ``up`` from its cards.
+
+A player lays each card in front of them with its long side pointing at them, so every card says, up to
+a sign, where its player sits: along its long axis, on the far side of the card from the middle of the
+table (the draw pile when one is seen, else the middle of the cards). Those directions gather round one
+direction per side — opposite for two sides, a third or a quarter of a turn apart for three or four —
+whatever the camera's turn, and however long a side's row of cards runs past the pile. Each gathering of
+at least :data:`MIN_SIDE_SHARE` of the cards is a side (at most four); its zone is the sector of the
+picture between the bisectors of its direction and its neighbours', leaving a disc around the draw pile
+to nobody (the discard pile lies there); its ``up`` points the other way, from its player to the middle.
+Only distance cards are asked where enough are read: they are always laid along their side, where a
+battle pile, the safeties or a coup fourré may lie across it. Sides are named by where they sit in the picture (``North`` at the top, then
+``East``, ``South``, ``West``), as the default layout names them.
+
+>>> from vision.read.sighting import Sighting
+>>> def card(x, y, w=40, h=62):
+...     return Sighting(np.array([[x - w / 2, y - h / 2], [x + w / 2, y - h / 2], [x + w / 2, y + h / 2], [x - w / 2, y + h / 2]]), True, None, 0.9)
+>>> pile = Sighting(np.array([[620., 330], [660, 330], [660, 390], [620, 390]]), False, None, 0.9)
+>>> seen = [pile] + [card(x, 160) for x in (500, 560, 620)] + [card(x, 560) for x in (600, 660, 720, 780)]
+>>> layout = find_sides(seen, 1280, 720)
+>>> [(s.side, s.up) for s in layout.sides]
+[('North', (0.0, 1.0)), ('South', (0.0, -1.0))]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import permutations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.geometry import long_axis
+from vision.read.sighting import Sighting
+from vision.table.layout import SideZone, TableLayout
+from vision.table.own_cards import card_length, cards_of_their_own
+
+MAX_SIDES = 4
+MIN_SIDE_SHARE = 0.12
+"""A gathering of directions is a side when it holds at least this share of the face-up cards (and two
+cards); lowering it lets a stray card found sideways make a side of its own."""
+SPREAD_DEGREES = 30.0
+"""Directions within this angle of a side's direction belong to it (a side lays its cards within a few
+degrees of one way; the camera's tilt bends them by up to 20°)."""
+MIN_DISTANCE_CARDS = 3
+"""With at least this many distance cards read, only they say where the players sit."""
+WHOLE_ASPECT = 0.5
+"""A box at least this wide for its length is a whole card (56 / 87 = 0.64; a strip is flatter or wider)."""
+WHOLE_LENGTH = 0.85
+"""... and at least this share of a card's length in the picture (a strip's long side is the card's width)."""
+PILE_CLEARANCE = 1.3
+"""The disc around the draw pile left to nobody, in card lengths (the discard pile lies beside it)."""
+COMPASS = {"North": -90.0, "East": 0.0, "South": 90.0, "West": 180.0}
+"""Seat names by the direction from the middle of the picture (degrees, y down), clockwise from North."""
+
+
+def find_sides(sightings: Sequence[Sighting], width: int, height: int) -> TableLayout:
+    """The layout of the sides whose cards are on the table; no cards at all: the default two zones."""
+    own = cards_of_their_own(sightings)
+    face_up = [s for s in own if s.face_up]
+    piles = [s.centre for s in own if not s.face_up]
+    if not face_up:
+        return TableLayout.default(width, height)
+    centres = np.array([s.centre for s in face_up])
+    middle = np.median(np.array(piles), axis=0) if piles else _middle_of(centres)
+    # distance cards are never laid across (battle piles and safeties may be): where enough are read, they say
+    # (whole ones: a column's strip is boxed across its card, and is shorter than a card)
+    length = card_length(face_up) or 0.0
+    distance = [k for k, s in enumerate(face_up)
+                if s.card is not None and s.card.is_distance and _whole(s.corners, length)]
+    pointers = distance if len(distance) >= MIN_DISTANCE_CARDS else list(range(len(face_up)))
+    seats = _seat_directions([face_up[k].corners for k in pointers], centres[pointers], middle)
+    if not seats:
+        return TableLayout.default(width, height)
+    inner = PILE_CLEARANCE * length if piles else 0.0
+    order = np.argsort(seats)
+    seats = [seats[k] for k in order]
+    names = _names(seats)
+    zones = []
+    for k, seat in enumerate(seats):
+        if len(seats) == 1:
+            start, end = seat - 180.0, seat + 180.0
+        else:
+            before, after = seats[k - 1], seats[(k + 1) % len(seats)]
+            start = seat - ((seat - before) % 360) / 2
+            end = seat + ((after - seat) % 360) / 2
+        up = -np.array([np.cos(np.radians(seat)), np.sin(np.radians(seat))])
+        up = np.round(up, 6) + 0.0  # no negative zeros in the JSON
+        zones.append(SideZone(names[k], _sector(middle, start, end, inner, width, height), (float(up[0]), float(up[1]))))
+    return TableLayout(sides=tuple(sorted(zones, key=lambda z: list(COMPASS).index(z.side))))
+
+
+def _whole(corners: NDArray[np.float64], card_length: float) -> bool:
+    """Whether a box is a whole card (its proportions, and about a card's length) rather than a strip."""
+    sides = np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1)
+    short, long = sorted(((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2))
+    return bool(long > 0 and short / long >= WHOLE_ASPECT and long >= WHOLE_LENGTH * card_length)
+
+
+def _middle_of(centres: NDArray[np.float64]) -> NDArray[np.float64]:
+    """The middle of the table without a pile: the centre of the cards' spread."""
+    out: NDArray[np.float64] = (centres.min(axis=0) + centres.max(axis=0)) / 2
+    return out
+
+
+def _seat_directions(corners: list[NDArray[np.float64]], centres: NDArray[np.float64],
+                     middle: NDArray[np.float64]) -> list[float]:
+    """Where the players sit, seen from the middle (degrees, y down): each card's long axis, turned to point
+    away from the middle, then gathered — the densest direction first, its cards taken out, and again."""
+    pointing = []
+    for q, c in zip(corners, centres, strict=True):
+        axis = long_axis(q)
+        away = c - middle
+        pointing.append(float(np.degrees(np.arctan2(*(axis if np.dot(axis, away) >= 0 else -axis)[::-1]))))
+    left = np.array(pointing)
+    seats: list[float] = []
+    least = max(2, int(np.ceil(MIN_SIDE_SHARE * len(pointing))))
+    while len(left) >= least and len(seats) < MAX_SIDES:
+        near = np.abs((left[:, None] - left[None, :] + 180) % 360 - 180) <= SPREAD_DEGREES
+        k = int(near.sum(axis=1).argmax())
+        members = left[near[k]]
+        if len(members) < least:
+            break
+        offsets = (members - left[k] + 180) % 360 - 180
+        seats.append(float((left[k] + offsets.mean()) % 360))
+        left = left[~near[k]]
+    return seats
+
+
+def _direction(v: NDArray[np.float64]) -> float:
+    return float(np.degrees(np.arctan2(v[1], v[0])))
+
+
+def _names(directions: list[float]) -> list[str]:
+    """Compass names for the sides' directions, each name once, nearest overall."""
+    names = list(COMPASS)
+    best: tuple[float, tuple[str, ...]] = (np.inf, tuple(names[: len(directions)]))
+    for chosen in permutations(names, len(directions)):
+        cost = sum(abs((d - COMPASS[n] + 180) % 360 - 180) for d, n in zip(directions, chosen, strict=True))
+        if cost < best[0]:
+            best = (cost, chosen)
+    return list(best[1])
+
+
+def _sector(middle: NDArray[np.float64], start: float, end: float, inner: float, width: int,
+            height: int) -> NDArray[np.float64]:
+    """The part of the picture seen from the middle between two directions (degrees, clockwise on screen
+    from ``start`` to ``end``), less a disc of radius ``inner`` around the middle."""
+    span = (end - start) % 360 or 360.0
+
+    def rays(step: float) -> NDArray[np.float64]:
+        angles = np.radians(start + np.linspace(0, span, max(2, int(np.ceil(span / step)) + 1)))
+        return np.stack([np.cos(angles), np.sin(angles)], axis=1)
+
+    far = middle + rays(5.0) * 4 * (width + height)
+    near = middle + rays(20.0)[::-1] * inner if inner > 0 else middle[None, :]
+    return _clip_to_frame(np.vstack([far, near]), width, height)
+
+
+def _clip_to_frame(polygon: NDArray[np.float64], width: int, height: int) -> NDArray[np.float64]:
+    """Sutherland–Hodgman: the polygon cut to the picture's rectangle."""
+    edges = ((0, 1, 0.0), (0, -1, float(width)), (1, 1, 0.0), (1, -1, float(height)))  # keep sign * p[axis] + offset ≥ 0
+    points = [np.asarray(p, dtype=np.float64) for p in polygon]
+    for axis, sign, offset in edges:
+        if not points:
+            break
+
+        def inside(p: NDArray[np.float64], axis: int = axis, sign: int = sign, offset: float = offset) -> bool:
+            return sign * p[axis] + offset >= 0
+
+        out = []
+        for i, p in enumerate(points):
+            q = points[i - 1]
+            if inside(p):
+                if not inside(q):
+                    out.append(_crossing(q, p, axis, -offset * sign))
+                out.append(p)
+            elif inside(q):
+                out.append(_crossing(q, p, axis, -offset * sign))
+        points = out
+    clipped: NDArray[np.float64] = np.round(np.array(points, dtype=np.float64), 2) + 0.0
+    return clipped
+
+
+def _crossing(a: NDArray[np.float64], b: NDArray[np.float64], axis: int, at: float) -> NDArray[np.float64]:
+    t = (at - a[axis]) / (b[axis] - a[axis])
+    out: NDArray[np.float64] = a + t * (b - a)
+    return out
