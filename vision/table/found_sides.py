@@ -178,8 +178,8 @@ def _clip_to_frame(polygon: NDArray[np.float64], width: int, height: int) -> NDA
             elif inside(q):
                 out.append(_crossing(q, p, axis, -offset * sign))
         points = out
-    clipped: NDArray[np.float64] = np.round(np.array(points, dtype=np.float64), 2) + 0.0
-    return clipped
+    clipped = np.round(np.array(points, dtype=np.float64), 2)
+    return np.asarray(clipped + 0.0, dtype=np.float64)
 
 
 def _crossing(a: NDArray[np.float64], b: NDArray[np.float64], axis: int, at: float) -> NDArray[np.float64]:
