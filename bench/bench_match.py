@@ -9,6 +9,10 @@ they are. Every card at least a quarter visible is read by `vision/read/matcher.
 per share visible: accuracy, the share answered (not "unknown") and precision; the most frequent
 mistakes; the time per card. ``--misses DIR`` draws each misread or unknown card to look at.
 
+With ``--compare-fitted``, the recogniser `borne enrol` fits today (hand-made features, 400 scenes rendered
+with the edition's faces plus 25,000 face views; the generic's is the shipped one) reads the same outlines
+beside the matcher, for folders of one deck.
+
 With ``--detect``, each folder (one deck per folder) is then read as `borne detect` reads a photo — the
 shipped detector on the still's six tiles — with the matcher in place of the recogniser, and bench_detect's
 figures are printed (recall, precision, face accuracy, exact census).
@@ -34,6 +38,7 @@ from photo_editions import test_edition_folder  # noqa: E402
 from datasets.art_test import TEST_EDITIONS  # noqa: E402
 from datasets.edition import FACE_KEYS, ensure_generic  # noqa: E402
 from vision.read.matcher import FaceMatcher  # noqa: E402
+from vision.read.recogniser import Reading, Recogniser  # noqa: E402
 
 BANDS = (("at least 1/4 visible", 0.25, 1.01), ("strips (25–50 %)", 0.25, 0.5), ("50–90 %", 0.5, 0.9),
          ("whole (≥ 90 %)", 0.9, 1.01))
@@ -59,6 +64,8 @@ def main() -> None:
     parser.add_argument("--jitter", type=float, default=1.0, help="pixels of noise on each true corner (default 1)")
     parser.add_argument("--misses", type=Path, default=None)
     parser.add_argument("--detect", action="store_true", help="then read each folder as `borne detect` does")
+    parser.add_argument("--compare-fitted", action="store_true",
+                        help="also read with the recogniser `borne enrol` fits (minutes per edition)")
     args = parser.parse_args()
     rng = np.random.default_rng(0)
     cache: dict[str, FaceMatcher] = {}
@@ -67,6 +74,8 @@ def main() -> None:
         args.misses.mkdir(parents=True, exist_ok=True)
     for folder in args.photos:
         rows: list[tuple[str, str, float]] = []
+        fitted_rows: list[tuple[str, str, float]] = []
+        fitted = fitted_recogniser(folder) if args.compare_fitted else None
         for n, still in enumerate(folder_stills(folder, args.scenes)):
             matcher = matcher_for(str(still.truth.get("edition", "generic")), folder, cache)
             for v in still.views():
@@ -76,12 +85,16 @@ def main() -> None:
                 started = time.perf_counter()
                 reading = matcher.read(still.image, [box])[0]
                 seconds.append(time.perf_counter() - started)
-                said = "back" if reading.back else (reading.card.value if reading.card else "unknown")
+                said = _said(reading)
                 rows.append((v["card"], said, v["visible"]))
+                if fitted is not None:
+                    fitted_rows.append((v["card"], _said(fitted.read(still.image, [box])[0]), v["visible"]))
                 if args.misses and said != v["card"]:
                     _draw_miss(args.misses / f"{folder.name}_{n:03d}_{v['card']}_as_{said}_{round(100 * v['visible'])}.png",
                                still.image, box)
-        report(rows, str(folder))
+        report(rows, f"{folder}, the matcher")
+        if fitted is not None:
+            report(fitted_rows, f"{folder}, the recogniser `borne enrol` fits")
     print(f"time per card: median {1000 * np.median(seconds):.2f} ms, worst {1000 * max(seconds):.2f} ms")
     for folder in args.photos if args.detect else ():
         from bench_detect import measure_stills
@@ -99,6 +112,29 @@ def main() -> None:
         detector = TiledDetector(OnnxCardDetector(detector_path()), tile_share=STILL_TILE_SHARE)
         reader = FrameReader(detector, matcher_for(decks.pop(), folder, cache))
         measure_stills(reader, stills, f"{folder}, as `borne detect` reads it, with the matcher")
+
+
+def _said(reading: Reading) -> str:
+    return "back" if reading.back else (reading.card.value if reading.card else "unknown")
+
+
+def fitted_recogniser(folder: Path) -> Recogniser:
+    """The recogniser `borne enrol` fits for the one deck of a folder of stills (the shipped one for the generic)."""
+    from vision.read.models import load_recogniser
+    from vision.training.face_fitting import collect_crops, collect_face_views, fit_recogniser
+
+    decks = {str(s.truth.get("edition", "generic")) for s in folder_stills(folder)}
+    if len(decks) != 1:
+        raise SystemExit(f"{folder}: --compare-fitted reads folders of one deck, not {len(decks)}")
+    deck = decks.pop()
+    if deck == "generic":
+        return load_recogniser("generic")
+    edition = str(test_edition_folder(Path(deck).name).folder)
+    started = time.monotonic()
+    crops = collect_crops(edition, scenes=400, seed=0).joined(collect_face_views(edition, 25_000, seed=0))
+    recogniser = fit_recogniser(edition, crops, seed=0)
+    print(f"fitted the recogniser of {deck} in {time.monotonic() - started:.0f} s")
+    return recogniser
 
 
 def report(rows: list[tuple[str, str, float]], what: str) -> None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -240,9 +241,10 @@ def _normalised(bgr: NDArray[np.uint8]) -> NDArray[np.float32]:
     return out
 
 
-def _standard(pixels: NDArray[np.float32]) -> NDArray[np.float32]:
+def _standard(pixels: NDArray[Any]) -> NDArray[np.float32]:
     """Pixels ``(n, k, 3)`` with each channel of each row at zero mean and unit spread."""
-    out: NDArray[np.float32] = (pixels - pixels.mean(axis=1, keepdims=True)) / (pixels.std(axis=1, keepdims=True) + 2.0)
+    p = np.asarray(pixels, dtype=np.float32)
+    out: NDArray[np.float32] = (p - p.mean(axis=1, keepdims=True)) / (p.std(axis=1, keepdims=True) + 2.0)
     return out
 
 

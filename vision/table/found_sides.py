@@ -42,13 +42,17 @@ cards); lowering it lets a stray card found sideways make a side of its own."""
 SPREAD_DEGREES = 30.0
 """Directions within this angle of a side's direction belong to it (a side lays its cards within a few
 degrees of one way; the camera's tilt bends them by up to 20°)."""
+REACH = 1.5
+"""A side's zone reaches this many card lengths past its farthest card (cards laid later land further out)."""
+IN_FRONT_DEGREES = 40.0
+"""A card lies in front of a seat when, seen from the middle, it is within this angle of it."""
 MIN_DISTANCE_CARDS = 3
 """With at least this many distance cards read, only they say where the players sit."""
 WHOLE_ASPECT = 0.5
 """A box at least this wide for its length is a whole card (56 / 87 = 0.64; a strip is flatter or wider)."""
 WHOLE_LENGTH = 0.85
 """... and at least this share of a card's length in the picture (a strip's long side is the card's width)."""
-PILE_CLEARANCE = 1.3
+PILE_CLEARANCE = 1.0
 """The disc around the draw pile left to nobody, in card lengths (the discard pile lies beside it)."""
 COMPASS = {"North": -90.0, "East": 0.0, "South": 90.0, "West": 180.0}
 """Seat names by the direction from the middle of the picture (degrees, y down), clockwise from North."""
@@ -63,16 +67,18 @@ def find_sides(sightings: Sequence[Sighting], width: int, height: int) -> TableL
         return TableLayout.default(width, height)
     centres = np.array([s.centre for s in face_up])
     middle = np.median(np.array(piles), axis=0) if piles else _middle_of(centres)
-    # distance cards are never laid across (battle piles and safeties may be): where enough are read, they say
-    # (whole ones: a column's strip is boxed across its card, and is shorter than a card)
+    # distance cards are never laid across (battle piles and safeties may be): where enough are read, they
+    # say; a column's strip is boxed across its card, so its short side is the one along the card
     length = card_length(face_up) or 0.0
-    distance = [k for k, s in enumerate(face_up)
-                if s.card is not None and s.card.is_distance and _whole(s.corners, length)]
+    distance = [k for k, s in enumerate(face_up) if s.card is not None and s.card.is_distance]
     pointers = distance if len(distance) >= MIN_DISTANCE_CARDS else list(range(len(face_up)))
-    seats = _seat_directions([face_up[k].corners for k in pointers], centres[pointers], middle)
+    axes = [_along_card(face_up[k].corners, length) for k in pointers]
+    seats = _seat_directions(axes, centres[pointers], middle)
+    seats = _completed(seats, [_along_card(s.corners, length) for s in face_up], centres, middle)
     if not seats:
         return TableLayout.default(width, height)
     inner = PILE_CLEARANCE * length if piles else 0.0
+    placed = np.degrees(np.arctan2(centres[:, 1] - middle[1], centres[:, 0] - middle[0]))
     order = np.argsort(seats)
     seats = [seats[k] for k in order]
     names = _names(seats)
@@ -86,7 +92,11 @@ def find_sides(sightings: Sequence[Sighting], width: int, height: int) -> TableL
             end = seat + ((after - seat) % 360) / 2
         up = -np.array([np.cos(np.radians(seat)), np.sin(np.radians(seat))])
         up = np.round(up, 6) + 0.0  # no negative zeros in the JSON
-        zones.append(SideZone(names[k], _sector(middle, start, end, inner, width, height), (float(up[0]), float(up[1]))))
+        # out to a little past the side's farthest card: a box further out is no card of that side's
+        mine = np.array([_apart(d, (start + end) / 2) <= (end - start) / 2 for d in placed])
+        outer = float(np.linalg.norm(centres[mine] - middle, axis=1).max()) + REACH * length if mine.any() else 4.0 * (width + height)
+        polygon = _sector(middle, start, end, inner, outer, width, height)
+        zones.append(SideZone(names[k], polygon, (float(up[0]), float(up[1]))))
     return TableLayout(sides=tuple(sorted(zones, key=lambda z: list(COMPASS).index(z.side))))
 
 
@@ -103,15 +113,17 @@ def _middle_of(centres: NDArray[np.float64]) -> NDArray[np.float64]:
     return out
 
 
-def _seat_directions(corners: list[NDArray[np.float64]], centres: NDArray[np.float64],
+def _along_card(corners: NDArray[np.float64], length: float) -> NDArray[np.float64]:
+    """The direction along the card a box shows: its long side for a whole card, its short side for a strip."""
+    axis = long_axis(corners)
+    return axis if _whole(corners, length) else np.array([-axis[1], axis[0]])
+
+
+def _seat_directions(axes: list[NDArray[np.float64]], centres: NDArray[np.float64],
                      middle: NDArray[np.float64]) -> list[float]:
-    """Where the players sit, seen from the middle (degrees, y down): each card's long axis, turned to point
-    away from the middle, then gathered — the densest direction first, its cards taken out, and again."""
-    pointing = []
-    for q, c in zip(corners, centres, strict=True):
-        axis = long_axis(q)
-        away = c - middle
-        pointing.append(float(np.degrees(np.arctan2(*(axis if np.dot(axis, away) >= 0 else -axis)[::-1]))))
+    """Where the players sit, seen from the middle (degrees, y down): each card's axis, turned to point away
+    from the middle, then gathered — the densest direction first, its cards taken out, and again."""
+    pointing = _pointing(axes, centres, middle)
     left = np.array(pointing)
     seats: list[float] = []
     least = max(2, int(np.ceil(MIN_SIDE_SHARE * len(pointing))))
@@ -125,6 +137,46 @@ def _seat_directions(corners: list[NDArray[np.float64]], centres: NDArray[np.flo
         seats.append(float((left[k] + offsets.mean()) % 360))
         left = left[~near[k]]
     return seats
+
+
+def _completed(seats: list[float], axes: list[NDArray[np.float64]], centres: NDArray[np.float64],
+               middle: NDArray[np.float64]) -> list[float]:
+    """The seats found, with those of sides that have laid a card or two: where two seats found sit a quarter
+    or a third of a turn apart, a side seated where that pattern puts one is there when any card lies in
+    front of that seat, pointing at it."""
+    if not seats:
+        return seats
+    out = list(seats)
+    pointing = _pointing(axes, centres, middle)
+    placed = np.degrees(np.arctan2(centres[:, 1] - middle[1], centres[:, 0] - middle[0]))
+    for step in (90.0, 120.0):
+        # only a table whose seats found already show the pattern (two seats a quarter or a third apart):
+        # two sides face to face are not half of a square table
+        if not any(abs(_apart(a, b) - step) <= 20 for a in seats for b in seats):
+            continue
+        for seat in list(out):
+            for k in range(1, int(360 / step)):
+                candidate = (seat + k * step) % 360
+                if len(out) >= MAX_SIDES or min(_apart(candidate, o) for o in out) < 60:
+                    continue
+                there = (np.array([_apart(candidate, d) for d in pointing]) <= SPREAD_DEGREES) & (
+                    np.array([_apart(candidate, d) for d in placed]) <= IN_FRONT_DEGREES)
+                if there.any():
+                    out.append(float(candidate))
+    return out
+
+
+def _apart(a: float, b: float) -> float:
+    """The angle between two directions, in degrees (0–180)."""
+    return abs((a - b + 180) % 360 - 180)
+
+
+def _pointing(axes: list[NDArray[np.float64]], centres: NDArray[np.float64], middle: NDArray[np.float64]) -> list[float]:
+    """Each card's axis turned to point away from the middle, as a direction in degrees."""
+    out = []
+    for axis, c in zip(axes, centres, strict=True):
+        out.append(float(np.degrees(np.arctan2(*(axis if np.dot(axis, c - middle) >= 0 else -axis)[::-1]))))
+    return out
 
 
 def _direction(v: NDArray[np.float64]) -> float:
@@ -142,17 +194,17 @@ def _names(directions: list[float]) -> list[str]:
     return list(best[1])
 
 
-def _sector(middle: NDArray[np.float64], start: float, end: float, inner: float, width: int,
+def _sector(middle: NDArray[np.float64], start: float, end: float, inner: float, outer: float, width: int,
             height: int) -> NDArray[np.float64]:
     """The part of the picture seen from the middle between two directions (degrees, clockwise on screen
-    from ``start`` to ``end``), less a disc of radius ``inner`` around the middle."""
+    from ``start`` to ``end``), from ``inner`` to ``outer`` pixels from the middle."""
     span = (end - start) % 360 or 360.0
 
     def rays(step: float) -> NDArray[np.float64]:
         angles = np.radians(start + np.linspace(0, span, max(2, int(np.ceil(span / step)) + 1)))
         return np.stack([np.cos(angles), np.sin(angles)], axis=1)
 
-    far = middle + rays(5.0) * 4 * (width + height)
+    far = middle + rays(5.0) * outer
     near = middle + rays(20.0)[::-1] * inner if inner > 0 else middle[None, :]
     return _clip_to_frame(np.vstack([far, near]), width, height)
 
