@@ -52,7 +52,7 @@ WHOLE_ASPECT = 0.5
 """A box at least this wide for its length is a whole card (56 / 87 = 0.64; a strip is flatter or wider)."""
 WHOLE_LENGTH = 0.85
 """... and at least this share of a card's length in the picture (a strip's long side is the card's width)."""
-PILE_CLEARANCE = 1.0
+PILE_CLEARANCE = 1.15
 """The disc around the draw pile left to nobody, in card lengths (the discard pile lies beside it)."""
 COMPASS = {"North": -90.0, "East": 0.0, "South": 90.0, "West": 180.0}
 """Seat names by the direction from the middle of the picture (degrees, y down), clockwise from North."""
