@@ -18,6 +18,7 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -54,6 +55,8 @@ def main() -> None:
                         help="the detector's tiles: a still photo's six (`detect`) or the video's two")
     parser.add_argument("--detector", type=Path, default=None, help="another ONNX detector than the shipped one")
     parser.add_argument("--worst", type=Path, default=None, help="draw the 20 worst outlines into this folder")
+    parser.add_argument("--align", action="store_true",
+                        help="also align each box's matched face with the frame (the scene's deck, as bench_match enrols it)")
     args = parser.parse_args()
 
     from vision.read.detector import OnnxCardDetector
@@ -62,11 +65,14 @@ def main() -> None:
 
     share = STILL_TILE_SHARE if args.tiles == "still" else LIVE_TILE_SHARE
     detector = TiledDetector(OnnxCardDetector(args.detector or detector_path()), tile_share=share)
+    aligned_errors: list[float] = []
+    matchers: dict[str, Any] = {}
     box_errors: list[float] = []
     outline_errors: list[float] = []
     seconds: list[float] = []
     cases: list[tuple[float, NDArray[np.uint8], NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]] = []
-    scenes = 0
+    scenes = aligned_count = 0
+    align_seconds: list[float] = []
     for folder in args.photos:
         for still in folder_stills(folder, args.scenes):
             scenes += 1
@@ -91,13 +97,29 @@ def main() -> None:
                 box_errors.append(corner_error(box, true) / length)
                 outline_errors.append(corner_error(outline.corners, true) / length)
                 cases.append((outline_errors[-1], still.image, true, box, outline.corners))
+                if args.align:
+                    from bench_match import matcher_for
+
+                    matcher = matcher_for(str(still.truth.get("edition", "generic")), folder, matchers)
+                    started = time.perf_counter()
+                    aligned = matcher.aligned(still.image, box)
+                    align_seconds.append(time.perf_counter() - started)
+                    # where the face does not align, the box stands
+                    aligned_errors.append(corner_error(aligned if aligned is not None else box, true) / length)
+                    aligned_count += aligned is not None
     print(f"{len(box_errors)} cards at least {WHOLE:.0%} visible, boxed by the detector ({args.tiles} tiles), "
           f"in {scenes} photo-real scenes of {', '.join(str(f) for f in args.photos)}")
-    for name, errors in (("detector's box", box_errors), ("refined outline", outline_errors)):
+    rows = [("detector's box", box_errors), ("refined outline", outline_errors)]
+    if args.align:
+        rows.append((f"aligned face ({aligned_count} aligned, the box elsewhere)", aligned_errors))
+    for name, errors in rows:
         e = np.asarray(errors)
         print(f"  {name:<16} corner error: median {100 * np.median(e):.1f} %, 90th percentile "
               f"{100 * np.percentile(e, 90):.1f} % of the card's length; over 5 %: {100 * (e > 0.05).mean():.1f} %")
     print(f"  refinement: median {1000 * np.median(seconds):.2f} ms a box, worst {1000 * max(seconds):.2f} ms")
+    if align_seconds:
+        print(f"  alignment (reading included): median {1000 * np.median(align_seconds):.2f} ms a box, "
+              f"worst {1000 * max(align_seconds):.2f} ms")
     if args.worst is not None:
         args.worst.mkdir(parents=True, exist_ok=True)
         for n, (error, image, true, box, corners) in enumerate(sorted(cases, key=lambda c: -c[0])[:20]):

@@ -52,12 +52,16 @@ at the frame's resolution."""
 SOFTEN = 1.0
 """Faces and crops are blurred by this many template pixels before they are compared: a photo is softer
 than a scan (development stills: generic whole cards 0.922 → 0.980 read right, against no blur)."""
-MIN_DETAIL_MARGIN = 0.1
+MIN_DETAIL_MARGIN = 0.05
 """After the closer look, the best face must fit the region where the faces differ this much better than
 the next, else "unknown"."""
-MIN_DETAIL_FIT = 0.45
+MIN_DETAIL_FIT = 0.3
 """... and the region must depart from what the faces share the way the best face does, at least this
 well (a correlation): where the print that tells them apart is too small to show, it is "unknown"."""
+ALIGN_CANDIDATES = 3
+"""Faces tried when aligning a card's outline (the best correlating first)."""
+MIN_ALIGNED_FIT = 0.5
+"""An alignment whose correlation with the face stays under this is no alignment."""
 MAX_GROUP = 6
 """At most this many near-equal faces are compared again."""
 BACK = "back"
@@ -123,6 +127,25 @@ class FaceMatcher:
             templates = self._templates(height)
             rows[n] = templates.reshape(len(templates), -1) @ crop.ravel()
         return rows, views
+
+    def aligned(self, image: NDArray[np.uint8], box: NDArray[np.floating]) -> NDArray[np.float64] | None:
+        """The outline of a whole card, found by aligning the faces it may show with the frame
+        (:func:`vision.read.alignment.align_face`; the :data:`ALIGN_CANDIDATES` faces that correlate best,
+        the best fit kept); ``None`` where the box is no whole card or no face settles."""
+        from vision.read.alignment import align_face
+
+        scores, views = self.scores(image, box)
+        whole = [n for n, (_, share) in enumerate(views) if share >= WHOLE_SHARE]
+        if not whole:
+            return None
+        per_card = scores[whole, : len(self.cards)].max(axis=0)
+        best: tuple[float, NDArray[np.float64] | None] = (MIN_ALIGNED_FIT, None)
+        for k in np.argsort(-per_card)[:ALIGN_CANDIDATES]:
+            view = whole[int(scores[whole, k].argmax())]
+            fitted = align_face(image, views[view][0], self.faces[int(k)])
+            if fitted is not None and fitted[1] > best[0]:
+                best = (fitted[1], fitted[0])
+        return best[1]
 
     def _read_one(self, image: NDArray[np.uint8], box: NDArray[np.floating]) -> Reading:
         scores, views = self.scores(image, box)
