@@ -21,7 +21,6 @@ figures are printed (recall, precision, face accuracy, exact census).
 from __future__ import annotations
 
 import argparse
-import collections
 import sys
 import time
 from pathlib import Path
@@ -33,15 +32,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_detect import folder_stills  # noqa: E402
+from bench_reader import report  # noqa: E402
 from photo_editions import test_edition_folder  # noqa: E402
 
 from datasets.art_test import TEST_EDITIONS  # noqa: E402
 from datasets.edition import FACE_KEYS, ensure_generic  # noqa: E402
 from vision.read.matcher import FaceMatcher  # noqa: E402
 from vision.read.recogniser import Reading, Recogniser  # noqa: E402
-
-BANDS = (("at least 1/4 visible", 0.25, 1.01), ("strips (25–50 %)", 0.25, 0.5), ("50–90 %", 0.5, 0.9),
-         ("whole (≥ 90 %)", 0.9, 1.01))
 
 
 def matcher_for(deck: str, folder: Path, cache: dict[str, FaceMatcher]) -> FaceMatcher:
@@ -92,9 +89,8 @@ def main() -> None:
                 if args.misses and said != v["card"]:
                     _draw_miss(args.misses / f"{folder.name}_{n:03d}_{v['card']}_as_{said}_{round(100 * v['visible'])}.png",
                                still.image, box)
-        report(rows, f"{folder}, the matcher")
-        if fitted is not None:
-            report(fitted_rows, f"{folder}, the recogniser `borne enrol` fits")
+        readers = {"the matcher": rows} | ({"the recogniser `borne enrol` fits": fitted_rows} if fitted is not None else {})
+        report(readers, str(folder))
     print(f"time per card: median {1000 * np.median(seconds):.2f} ms, worst {1000 * max(seconds):.2f} ms")
     for folder in args.photos if args.detect else ():
         from bench_detect import measure_stills
@@ -135,22 +131,6 @@ def fitted_recogniser(folder: Path) -> Recogniser:
     recogniser = fit_recogniser(edition, crops, seed=0)
     print(f"fitted the recogniser of {deck} in {time.monotonic() - started:.0f} s")
     return recogniser
-
-
-def report(rows: list[tuple[str, str, float]], what: str) -> None:
-    truth = np.array([t for t, _, _ in rows])
-    said = np.array([s for _, s, _ in rows])
-    visible = np.array([v for _, _, v in rows])
-    right, answered = truth == said, said != "unknown"
-    print(f"{what}: {len(rows)} cards at least 1/4 visible")
-    for name, low, high in BANDS:
-        m = (visible >= low) & (visible < high)
-        if m.any():
-            print(f"  {name:<22} n={int(m.sum()):>5}  right {right[m].mean():.4f}  answered {answered[m].mean():.4f}  "
-                  f"precision {right[m & answered].mean() if (m & answered).any() else float('nan'):.4f}")
-    wrong = collections.Counter(zip(truth[~right], said[~right], strict=True)).most_common(8)
-    if wrong:
-        print("  most frequent misses:", ", ".join(f"{a}→{b} ×{n}" for (a, b), n in wrong))
 
 
 def _draw_miss(path: Path, image: np.ndarray, box: np.ndarray) -> None:

@@ -13,7 +13,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-CARD_ASPECT = 56.0 / 87.0
+from vision.read.crops import CARD_ASPECT
+
 ALIGN_SCALE = 2
 """The frame is aligned at this many times its own resolution (development stills of the generic
 edition: median corner error 2.2 % of a card's length at 1, 1.4 % at 2)."""

@@ -11,6 +11,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+CARD_ASPECT = 56.0 / 87.0
+"""A card's width over its length (56 × 87 mm)."""
 CROP_WIDTH = 32
 CROP_HEIGHT = 48
 

@@ -31,13 +31,15 @@ from numpy.typing import NDArray
 
 from scoring.cards import Card
 from vision.errors import ModelError
-from vision.read.crops import clockwise, cut_card
+from vision.read.crops import CARD_ASPECT, clockwise, cut_card
 from vision.read.recogniser import Reading
 
 TEMPLATE_WIDTH = 40
 TEMPLATE_HEIGHT = 62
 """The size faces are compared at (a card's proportions, 56 × 87 mm)."""
-CARD_ASPECT = 56.0 / 87.0
+REFERENCE_WIDTH = 120
+REFERENCE_HEIGHT = 186
+"""The size an edition's faces are kept at (three times the template's, for the closer look)."""
 WHOLE_SHARE = 0.85
 """An outline at least this share of a card's length is compared as a whole card."""
 MIN_SHARE = 0.18
@@ -181,7 +183,7 @@ class FaceMatcher:
         width = round(height * CARD_ASPECT)
         rows = height if whole else max(8, round(height * share))
         faces = [self.faces[k][: None if whole else max(2, round(self.faces.shape[1] * share))] for k in group]
-        templates = np.stack([cv2.GaussianBlur(_lab(cv2.resize(f, (width, rows), interpolation=cv2.INTER_AREA)), (0, 0), 1.0)
+        templates = np.stack([cv2.GaussianBlur(_lab(cv2.resize(f, (width, rows), interpolation=cv2.INTER_AREA)), (0, 0), SOFTEN)
                               for f in faces])
         spread = np.linalg.norm(templates.std(axis=0), axis=2)
         if float(spread.max()) < 8.0:
@@ -197,7 +199,7 @@ class FaceMatcher:
         apart /= np.linalg.norm(apart, axis=1, keepdims=True) + 1e-6
         fits = np.full(len(group), -1.0)
         for turned in (q, np.roll(q, -2, axis=0)):  # faces alike are often alike upside down too
-            crop = cv2.GaussianBlur(_lab(cut_card(image, turned, width=width, height=rows)), (0, 0), 1.0)
+            crop = cv2.GaussianBlur(_lab(cut_card(image, turned, width=width, height=rows)), (0, 0), SOFTEN)
             crop = cv2.copyMakeBorder(crop, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
             for dy, dx in itertools.product(range(2 * pad + 1), repeat=2):
                 seen = (_standard(crop[ys + dy, xs + dx][None])[0] - common).ravel()
@@ -282,9 +284,6 @@ def _reference(rgb: NDArray[np.uint8]) -> NDArray[np.uint8]:
         rgb = np.ascontiguousarray(np.rot90(rgb))
     return cv2.resize(rgb[..., ::-1], (REFERENCE_WIDTH, REFERENCE_HEIGHT), interpolation=cv2.INTER_AREA)  # type: ignore[return-value]
 
-
-REFERENCE_WIDTH = 120
-REFERENCE_HEIGHT = 186
 
 
 def _read(path: Path) -> NDArray[np.uint8]:

@@ -31,10 +31,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.read.crops import clockwise
+from vision.read.crops import CARD_ASPECT, clockwise
 
-CARD_ASPECT = 56.0 / 87.0
-"""A card's width over its length."""
 SEARCH = 0.25
 """How far from the box's side an edge is looked for, as a share of the box's extent across that side.
 The detector's corners are off by a median 5–12 % of a card's length on photographs, one in ten by 16–34 %;

@@ -74,11 +74,11 @@ def find_sides(sightings: Sequence[Sighting], width: int, height: int) -> TableL
     pointers = distance if len(distance) >= MIN_DISTANCE_CARDS else list(range(len(face_up)))
     axes = [_along_card(face_up[k].corners, length) for k in pointers]
     seats = _seat_directions(axes, centres[pointers], middle)
-    seats = _completed(seats, [_along_card(s.corners, length) for s in face_up], centres, middle)
+    placed = np.degrees(np.arctan2(centres[:, 1] - middle[1], centres[:, 0] - middle[0]))
+    seats = _completed(seats, [_along_card(s.corners, length) for s in face_up], centres, middle, placed)
     if not seats:
         return TableLayout.default(width, height)
     inner = PILE_CLEARANCE * length if piles else 0.0
-    placed = np.degrees(np.arctan2(centres[:, 1] - middle[1], centres[:, 0] - middle[0]))
     order = np.argsort(seats)
     seats = [seats[k] for k in order]
     names = _names(seats)
@@ -140,7 +140,7 @@ def _seat_directions(axes: list[NDArray[np.float64]], centres: NDArray[np.float6
 
 
 def _completed(seats: list[float], axes: list[NDArray[np.float64]], centres: NDArray[np.float64],
-               middle: NDArray[np.float64]) -> list[float]:
+               middle: NDArray[np.float64], placed: NDArray[np.float64]) -> list[float]:
     """The seats found, with those of sides that have laid a card or two: where two seats found sit a quarter
     or a third of a turn apart, a side seated where that pattern puts one is there when any card lies in
     front of that seat, pointing at it."""
@@ -148,7 +148,6 @@ def _completed(seats: list[float], axes: list[NDArray[np.float64]], centres: NDA
         return seats
     out = list(seats)
     pointing = _pointing(axes, centres, middle)
-    placed = np.degrees(np.arctan2(centres[:, 1] - middle[1], centres[:, 0] - middle[0]))
     for step in (90.0, 120.0):
         # only a table whose seats found already show the pattern (two seats a quarter or a third apart):
         # two sides face to face are not half of a square table
@@ -178,9 +177,6 @@ def _pointing(axes: list[NDArray[np.float64]], centres: NDArray[np.float64], mid
         out.append(float(np.degrees(np.arctan2(*(axis if np.dot(axis, c - middle) >= 0 else -axis)[::-1]))))
     return out
 
-
-def _direction(v: NDArray[np.float64]) -> float:
-    return float(np.degrees(np.arctan2(v[1], v[0])))
 
 
 def _names(directions: list[float]) -> list[str]:
