@@ -76,6 +76,9 @@ def main(argv: list[str] | None = None, *, picamera2: Any = None) -> int:
     from firmware_cam.agent import Agent
     from firmware_cam.cameras import CameraError, open_camera
     from firmware_cam.server import CamServer
+    from firmware_cam.system import bound_heap
+
+    bound_heap()  # before the server's threads start
 
     token, generated = config.server.token, False
     if token is None:

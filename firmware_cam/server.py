@@ -21,6 +21,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
 from firmware_cam.agent import Agent
+from firmware_cam.system import release_freed_memory
 
 log = logging.getLogger("borne-cam")
 
@@ -101,6 +102,8 @@ class CamHandler(BaseHTTPRequestHandler):
         finally:
             self.server.agent.clients -= 1
             self.server.slots.release()
+            if route == self._stream:
+                release_freed_memory()
 
     def _authorised(self, query: str) -> bool:
         given: str | None = None

@@ -6,11 +6,13 @@ most every :data:`THROTTLE_EVERY_S`, one ``vcgencmd`` call.
 
 from __future__ import annotations
 
+import functools
 import shutil
 import subprocess
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 THERMAL_ZONE = Path("/sys/class/thermal/thermal_zone0/temp")
 THROTTLE_EVERY_S = 10.0
@@ -85,3 +87,37 @@ def sd_notify(message: str) -> bool:
         return True
     except OSError:
         return False
+
+
+M_ARENA_MAX = -8
+"""glibc's ``mallopt`` parameter for the number of malloc arenas."""
+HEAP_ARENAS = 2
+"""Arenas the agent's threads share. glibc gives each new thread an arena of its own (up to eight per
+core), and a thread per stream client that comes and goes leaves megabytes stranded in arenas nobody
+uses any more; two keep the heap's size close to what is in use."""
+
+
+@functools.cache
+def _libc() -> Any:
+    import ctypes
+    import ctypes.util
+
+    name = ctypes.util.find_library("c")
+    try:
+        libc = ctypes.CDLL(name) if name else None
+    except OSError:
+        return None
+    return libc if libc is not None and hasattr(libc, "mallopt") and hasattr(libc, "malloc_trim") else None
+
+
+def bound_heap(arenas: int = HEAP_ARENAS) -> bool:
+    """Share ``arenas`` malloc arenas between all threads (glibc only; elsewhere nothing). True when set."""
+    libc = _libc()
+    return bool(libc is not None and libc.mallopt(M_ARENA_MAX, arenas) == 1)
+
+
+def release_freed_memory() -> None:
+    """Give the memory freed by a finished client back to the system (glibc's ``malloc_trim``)."""
+    libc = _libc()
+    if libc is not None:
+        libc.malloc_trim(0)
