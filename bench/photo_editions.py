@@ -4,7 +4,8 @@
 
 Each test edition (``datasets/art_test.py``: never in any training mix) is written as an edition folder
 under ``build/test-editions/NAME`` and drawn by Blender in ``--count`` scenes of ``--seed``, on the test
-split's surfaces and lights unless ``--train-surfaces``. Resumable, like `borne data photos`: scenes already
+split's surfaces and lights unless ``--train-surfaces`` (or the new test split's, ``--test-split``: measured on
+only). Resumable, like `borne data photos`: scenes already
 written are kept. Which seeds are development data and which are the test split is said where they are
 used (README's Measured page).
 """
@@ -30,7 +31,7 @@ def test_edition_folder(name: str, root: Path = ROOT / "build" / "test-editions"
     return write_edition(folder, name, held_out_edition(name))
 
 
-def render(name: str, *, seed: int, count: int, out: Path, held_out: bool = True) -> None:
+def render(name: str, *, seed: int, count: int, out: Path, held_out: bool = True, test_split: bool = False) -> None:
     from tqdm import tqdm
 
     from datasets.photoreal.photos import generate_photos
@@ -38,7 +39,8 @@ def render(name: str, *, seed: int, count: int, out: Path, held_out: bool = True
 
     edition = test_edition_folder(name)
     with tqdm(total=count, desc=name, unit="scene") as bar:
-        generate_photos(out, count=count, seed=seed, spec=PhotoSpec(edition=str(edition.folder), held_out=held_out),
+        generate_photos(out, count=count, seed=seed, spec=PhotoSpec(edition=str(edition.folder), held_out=held_out,
+                                                                   test_split=test_split),
                         progress=bar.update)
 
 
@@ -49,8 +51,10 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=6)
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--train-surfaces", action="store_true", help="the training split's surfaces and lights")
+    parser.add_argument("--test-split", action="store_true", help="the test split's surfaces and lights (measure only)")
     args = parser.parse_args()
-    render(args.edition, seed=args.seed, count=args.count, out=args.out, held_out=not args.train_surfaces)
+    render(args.edition, seed=args.seed, count=args.count, out=args.out, held_out=not args.train_surfaces,
+           test_split=args.test_split)
 
 
 if __name__ == "__main__":

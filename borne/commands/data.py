@@ -102,14 +102,16 @@ def _blender_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--samples", type=int, default=8, help="Cycles samples per pixel before denoising (default 8)")
     p.add_argument("--threads", type=int, default=2, help="Blender's render threads (default 2)")
     p.add_argument("--held-out", action="store_true",
-                   help="the test split: surfaces and world lights no training scene uses")
+                   help="the held-out split: surfaces and world lights no training scene uses (development data now)")
+    p.add_argument("--test-split", action="store_true",
+                   help="the test split: surfaces and lights no other split uses, to measure on only")
 
 
 def _photo_spec(args: argparse.Namespace) -> PhotoSpec:
     from datasets.photoreal.stage import PhotoSpec
 
     return PhotoSpec(width=args.width, height=args.height, edition=args.edition, samples=args.samples,
-                     threads=args.threads, held_out=args.held_out)
+                     threads=args.threads, held_out=args.held_out, test_split=args.test_split)
 
 
 def _spec(args: argparse.Namespace, random_faces: float = 0.0) -> object:

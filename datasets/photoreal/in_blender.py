@@ -309,6 +309,15 @@ def _lights(stage: dict) -> None:
     nodes, links = world.node_tree.nodes, world.node_tree.links
     background = nodes["Background"]
     spec = stage["world"]
+    background.inputs["Strength"].default_value = spec["strength"]
+    if "sky" in spec:  # the test split: a plain sky, no environment image
+        background.inputs["Color"].default_value = (*spec["sky"], 1.0)
+    else:
+        _environment(nodes, links, background, spec)
+    _lamps(stage["lights"])
+
+
+def _environment(nodes, links, background, spec: dict) -> None:
     env = nodes.new("ShaderNodeTexEnvironment")
     folder = Path(bpy.utils.system_resource("DATAFILES", path="studiolights/world"))
     env.image = bpy.data.images.load(str(folder / spec["hdri"]), check_existing=True)
@@ -318,12 +327,16 @@ def _lights(stage: dict) -> None:
     links.new(coords.outputs["Generated"], mapping.inputs["Vector"])
     links.new(mapping.outputs["Vector"], env.inputs["Vector"])
     links.new(env.outputs["Color"], background.inputs["Color"])
-    background.inputs["Strength"].default_value = spec["strength"]
-    for k, spec in enumerate(stage["lights"]):
-        light = bpy.data.lights.new(f"light{k}", "AREA" if spec["kind"] == "area" else "SUN")
+
+
+def _lamps(lamps: list) -> None:
+    for k, spec in enumerate(lamps):
+        light = bpy.data.lights.new(f"light{k}", {"area": "AREA", "point": "POINT"}.get(spec["kind"], "SUN"))
         if spec["kind"] == "area":
             light.shape = "DISK"
             light.size = spec["size"]
+        elif spec["kind"] == "point":
+            light.shadow_soft_size = spec["size"]
         else:
             light.angle = spec["size"]
         light.energy = spec["power"]

@@ -46,7 +46,7 @@ BATCH_FRAMES = 6
 REACH_MM = 300.0
 """How far a hand a whole reach away (:attr:`~datasets.frame_plan.Reach.back` 1) is from its card."""
 JPEG_QUALITY = 90
-SETTINGS = ("seed", "sides", "width", "height", "samples", "edition", "objects", "held_out")
+SETTINGS = ("seed", "sides", "width", "height", "samples", "edition", "objects", "held_out", "test_split")
 """What a frame depends on: a folder is resumed only with the same (``max_frames`` only cuts the plan short)."""
 
 
@@ -75,7 +75,7 @@ def generate_photo_sequence(
         folder.mkdir(parents=True, exist_ok=True)
     shot_on = draw_set(np.random.default_rng([seed, 17]), spec, cache or passes / "textures", plan.final, plan.camera)
     settings = _settings(out, {"seed": seed, "sides": sides, "width": spec.width, "height": spec.height, "samples": spec.samples,
-                               "edition": spec.edition, "objects": spec.objects, "held_out": spec.held_out,
+                               "edition": spec.edition, "objects": spec.objects, "held_out": spec.held_out, "test_split": spec.test_split,
                                "deck": shot_on.deck})
     shots = list(plan.shots())
     todo = [s for s in shots if not _truth(out, s.index).is_file()]
@@ -188,6 +188,7 @@ def _settings(out: Path, settings: dict[str, Any]) -> dict[str, Any]:
     path = out / "sequence.json"
     if path.is_file():
         recorded = json.loads(path.read_text())
+        recorded.setdefault("test_split", False)  # folders rendered before the test split existed
         changed = [k for k in SETTINGS if recorded.get(k) != settings[k]]
         if changed:
             differ = ", ".join(f"{k} {recorded.get(k)} there, {settings[k]} now" for k in changed)

@@ -24,7 +24,7 @@ from datasets.edition import BACK, GENERIC
 from datasets.errors import SceneSpecError
 from datasets.occluders import SKIN
 from datasets.photoreal.decks import deck_files
-from datasets.photoreal.surfaces import HELD_OUT, MM_PER_PX, TRAINING, Pattern, pattern_path, read_pattern
+from datasets.photoreal.surfaces import HELD_OUT, MM_PER_PX, TEST, TRAINING, Pattern, pattern_path, read_pattern
 from datasets.scene import arm_reach, free_spot
 from datasets.table import TableState
 from datasets.textures import HELD_OUT_KINDS, KINDS, SURFACE_MM, pooled
@@ -40,7 +40,10 @@ GRID = (6, 9)
 SENSOR_MM = 36.0
 HDRIS_TRAINING = ("interior.exr", "studio.exr", "courtyard.exr", "sunset.exr", "forest.exr")
 HDRIS_HELD_OUT = ("city.exr", "sunrise.exr", "night.exr")
-"""Blender's own world lights (``datafiles/studiolights/world``): the test split's are its own."""
+"""Blender's own world lights (``datafiles/studiolights/world``): the held-out split's are its own."""
+TEST_SKIES = ((0.62, 0.70, 0.85), (0.85, 0.78, 0.66), (0.55, 0.55, 0.58), (0.30, 0.32, 0.45))
+"""The test split's world light: no environment image at all, a plain sky of one of these colours (overcast,
+warm evening, grey, dusk) around lamps set as no other split sets them (:func:`test_lights_json`)."""
 OBJECTS = ("glass", "mug", "phone", "pencil", "coin", "pad")
 
 
@@ -56,6 +59,14 @@ class PhotoSpec:
     hands: float = 0.5
     objects: float = 0.7
     held_out: bool = False
+    test_split: bool = False
+    """The test split: surfaces (:data:`~datasets.photoreal.surfaces.TEST`) and lights no other split uses.
+    Development (``held_out``) stills have been looked at while tuning; these are measured on only."""
+
+    @property
+    def split(self) -> str:
+        """``train``, ``held_out`` (development data now) or ``test``."""
+        return "test" if self.test_split else "held_out" if self.held_out else "train"
 
     def check(self) -> None:
         """:raises SceneSpecError: sizes outside 64–4096 pixels, fewer than 1 sample, a bad chance."""
@@ -203,9 +214,11 @@ def objects_json(rng: np.random.Generator, arr: Arrangement, camera: Camera) -> 
     return out
 
 
-def lights_json(rng: np.random.Generator, centre_m: np.ndarray, held_out: bool) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def lights_json(rng: np.random.Generator, centre_m: np.ndarray, split: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The world's light (one of Blender's own environment images) and one or two lamps, maybe the sun."""
-    hdris = HDRIS_HELD_OUT if held_out else HDRIS_TRAINING
+    if split == "test":
+        return test_lights_json(rng, centre_m)
+    hdris = HDRIS_HELD_OUT if split == "held_out" else HDRIS_TRAINING
     world = {"hdri": str(rng.choice(hdris)), "strength": round(float(rng.uniform(0.15, 0.7)), 3),
              "rotation": round(float(rng.uniform(0, 2 * math.pi)), 3)}
     lamps = []
@@ -227,17 +240,49 @@ def lights_json(rng: np.random.Generator, centre_m: np.ndarray, held_out: bool) 
     return world, lamps
 
 
+def test_lights_json(rng: np.random.Generator, centre_m: np.ndarray) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The test split's light: a plain sky, and a pendant lamp low over the table (a small point light, hard
+    shadows, a hot spot) or a window's light raking in from one side (a large lamp far off and low), or both."""
+    sky = TEST_SKIES[int(rng.integers(len(TEST_SKIES)))]
+    world = {"sky": [round(c, 3) for c in sky], "strength": round(float(rng.uniform(0.1, 0.5)), 3)}
+    lamps: list[dict[str, Any]] = []
+    kinds = [("pendant",), ("window",), ("pendant", "window")][int(rng.integers(3))]
+    for kind in kinds:
+        if kind == "pendant":
+            height = float(rng.uniform(0.7, 1.3))
+            at = centre_m + rng.uniform(-0.4, 0.4, 2)
+            lamps.append({"kind": "point", "location": [round(float(at[0]), 3), round(float(at[1]), 3), round(height, 3)],
+                          "rotation": [0.0, 0.0, 0.0], "size": round(float(rng.uniform(0.02, 0.12)), 3),
+                          "power": round(float(rng.uniform(25, 70)) * height**2, 1),
+                          "kelvin": round(float(rng.uniform(2400, 3600)))})
+        else:
+            azimuth, distance = float(rng.uniform(0, 2 * math.pi)), float(rng.uniform(1.6, 2.6))
+            at = centre_m + distance * np.array([math.cos(azimuth), math.sin(azimuth)])
+            height = float(rng.uniform(0.6, 1.2))
+            # facing the table: tilted down from the vertical by the angle to the table's middle
+            tilt = math.pi / 2 - math.atan2(height, distance)
+            lamps.append({"kind": "area", "location": [round(float(at[0]), 3), round(float(at[1]), 3), round(height, 3)],
+                          "rotation": [round(tilt, 3), 0.0, round(azimuth + math.pi / 2, 3)],
+                          "size": round(float(rng.uniform(1.0, 2.0)), 3),
+                          "power": round(float(rng.uniform(300, 900)) * distance**2 / 4, 1),
+                          "kelvin": round(float(rng.uniform(5200, 7500)))})
+    return world, lamps
+
+
 def mirrored(texture: np.ndarray) -> np.ndarray:
     """A texture and its mirror images, 2 × 2: it tiles without a seam (Blender 3.4 only repeats)."""
     top = np.hstack([texture, texture[:, ::-1]])
     return np.ascontiguousarray(np.vstack([top, top[::-1]]))
 
 
-def surface_json(rng: np.random.Generator, held_out: bool, cache: Path) -> tuple[str, dict[str, Any]]:
-    """A table top: a photographed GIMP pattern two times in three, else one of our procedural surfaces."""
+def surface_json(rng: np.random.Generator, split: str, cache: Path) -> tuple[str, dict[str, Any]]:
+    """A table top: a photographed GIMP pattern two times in three, else one of our procedural surfaces (the
+    test split: always a pattern of its own)."""
     cache.mkdir(parents=True, exist_ok=True)
-    if rng.random() < 0.67:
-        pattern: Pattern = (HELD_OUT if held_out else TRAINING)[int(rng.integers(len(HELD_OUT if held_out else TRAINING)))]
+    held_out = split == "held_out"
+    if rng.random() < 0.67 or split == "test":
+        patterns = {"train": TRAINING, "held_out": HELD_OUT, "test": TEST}[split]
+        pattern: Pattern = patterns[int(rng.integers(len(patterns)))]
         path = cache / f"pattern-{pattern.name}.png"
         rgb = read_pattern(pattern_path(pattern))
         if not path.is_file():
@@ -283,9 +328,9 @@ class PhotoSet:
 def draw_set(rng: np.random.Generator, spec: PhotoSpec, cache: Path, arrangement: Arrangement, camera: Camera) -> PhotoSet:
     """A set for a whole filmed hand; objects stay clear of every card of ``arrangement`` (the finished hand's)."""
     deck, faces = deck_files(spec.edition, rng, cache)
-    surface, table_json = surface_json(rng, spec.held_out, cache)
+    surface, table_json = surface_json(rng, spec.split, cache)
     objects = objects_json(rng, arrangement, camera) if rng.random() < spec.objects else []
-    world, lamps = lights_json(rng, arrangement.extent().mean(axis=0) / 1000.0, spec.held_out)
+    world, lamps = lights_json(rng, arrangement.extent().mean(axis=0) / 1000.0, spec.split)
     return PhotoSet(camera, deck, faces, surface, table_json, objects, world, lamps, int(rng.integers(2**31)))
 
 
@@ -322,13 +367,13 @@ def make_stage(
     cam = camera if camera is not None else sample_camera(rng, spec.width, spec.height, arr.extent())
     layers, covered = stack(arr.cards)
     cards = [card_json(i, card, layers[i], faces, None if covered[i] else rng, rng) for i, card in enumerate(arr.cards)]
-    surface, table_json = surface_json(rng, spec.held_out, cache)
+    surface, table_json = surface_json(rng, spec.split, cache)
     arms = []
     if arr.cards and rng.random() < spec.hands:
         for _ in range(1 if rng.random() < 0.8 else 2):
             arms.append(arm_json(rng, *arm_reach(rng, arr)))
     objects = objects_json(rng, arr, cam) if rng.random() < spec.objects else []
     centre = arr.extent().mean(axis=0) / 1000.0
-    world, lamps = lights_json(rng, centre, spec.held_out)
+    world, lamps = lights_json(rng, centre, spec.split)
     shot_on = PhotoSet(cam, deck, faces, surface, table_json, objects, world, lamps, int(rng.integers(2**31)))
     return Stage(stage_json(shot_on, spec, folder, cards, arms), cam, arr, surface, covered, deck)

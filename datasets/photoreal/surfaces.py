@@ -50,7 +50,13 @@ HELD_OUT: tuple[Pattern, ...] = (
     Pattern("parque3", "Wood/parque3.pat", 0.4), Pattern("slate", "Stone/slate.pat", 0.55),
     Pattern("marble3", "Stone/marble3.pat", 0.2), Pattern("leather", "Animal/leather.pat", 0.6),
 )
-"""Surfaces only the photo-real test split lies on."""
+"""Surfaces only the photo-real held-out split lies on (development data since 2026-12-06)."""
+TEST: tuple[Pattern, ...] = (
+    Pattern("pink_marble", "Stone/pink_marble.pat", 0.2), Pattern("terra", "Stone/terra.pat", 0.5),
+    Pattern("crinklepaper", "Paper/crinklepaper.pat", 0.85), Pattern("fibers", "Legacy/fibers.pat", 0.9),
+    Pattern("leopard", "Animal/leopard.pat", 0.85), Pattern("ground", "Stone/ground1.pat", 0.6),
+)
+"""Surfaces only the photo-real test split lies on (``--test-split``): measured on, never looked at while tuning."""
 
 
 def read_pattern(path: Path) -> NDArray[np.uint8]:
