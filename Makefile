@@ -9,11 +9,17 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 
+# PP-OCR's text models for the distance numerals come in rapidocr-onnxruntime's wheel; Borne runs its model
+# file with ONNX Runtime and imports none of its code, so none of its dependencies (a second OpenCV) come along.
+OCR_WHEEL := rapidocr-onnxruntime==1.4.4
+
 install: $(BIN)/python
 	$(BIN)/pip install -q -e .
+	$(BIN)/pip install -q --no-deps $(OCR_WHEEL)
 
 install-test: $(BIN)/python
 	$(BIN)/pip install -q -e '.[test,train,photo]'
+	$(BIN)/pip install -q --no-deps $(OCR_WHEEL)
 
 # Debian's Chromium for the browser tests (Playwright drives it; it never downloads a browser).
 browser:

@@ -86,6 +86,10 @@ def main() -> None:
                              "vision.read.tiling.STILL_TILE_SHARE; the live pipeline uses 1.0)")
     parser.add_argument("--duplicate-overlap", type=float, default=None,
                         help="tile merge's duplicate overlap (default: the runtime's; 1 turns it off)")
+    parser.add_argument("--fitted", action="store_true",
+                        help="read with the recogniser fitted at enrolment (the reading before faces were matched)")
+    parser.add_argument("--no-outline", action="store_true",
+                        help="the matcher reads each box as the detector gives it, not the card's own outline")
     parser.add_argument("--misses", default=None, metavar="DIR",
                         help="write the neighbourhood of each card not found to DIR (red: its visible part; "
                              "green: the face-up boxes `detect` lists; yellow: boxes it set aside), and each "
@@ -97,6 +101,12 @@ def main() -> None:
     detector = Path(args.detector) if args.detector else None
     misses = Path(args.misses) if args.misses else None
     reader = FrameReader.from_models(args.edition, still=True, detector=detector)  # as `borne detect` reads a photo
+    if args.fitted:
+        from vision.read.models import load_fitted_recogniser
+
+        reader.recogniser = load_fitted_recogniser(args.edition)
+    if args.no_outline:
+        reader.recogniser.outline_first = False  # type: ignore[attr-defined]
     if args.nms_iou is not None:
         reader.detector.iou_threshold = args.nms_iou  # type: ignore[attr-defined]
     if args.duplicate_overlap is not None:

@@ -1,11 +1,12 @@
-"""Enrol a deck no model of ours ever saw, from angled photos, and measure its recogniser.
+"""Enrol a deck no model of ours ever saw, from angled photos, and measure how its cards are read.
 
-    cd bench && ../.venv/bin/python bench_enrolment.py [--scenes 400] [--test-scenes 150] [--detect-scenes 50]
+    cd bench && ../.venv/bin/python bench_enrolment.py [--fitted [--scenes 400]] [--test-scenes 150] [--detect-scenes 50]
 
 The deck is the "retro" design (datasets/art_retro.py), drawn in another style than the generic
 edition. Its faces are photographed at 15–28° on a textured table with the scene engine; those
 photos go through `borne enrol` exactly as a user's would (the time is what the user waits). The
-recogniser fitted from the straightened photos is then measured on held-out scenes rendered
+edition's straightened faces, matched (or, with ``--fitted``, the recogniser fitted on scenes rendered with
+them, as `borne enrol` did until 2026-12-06), are then measured on held-out scenes rendered
 with the *original* retro faces, as a real deck differs from its enrolment photos: given the true
 boxes, then as `borne detect --edition retro` reads a photo (the shipped detector, six tiles).
 
@@ -34,7 +35,8 @@ from scoring.cards import Card
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--scenes", type=int, default=400, help="scenes `borne enrol` renders (its default)")
+    parser.add_argument("--fitted", action="store_true", help="`borne enrol --fitted`: also fit the old recogniser")
+    parser.add_argument("--scenes", type=int, default=400, help="with --fitted: scenes `borne enrol` renders")
     parser.add_argument("--test-scenes", type=int, default=150)
     parser.add_argument("--surface", default="wood")
     parser.add_argument("--seed", type=int, default=5150)
@@ -52,17 +54,19 @@ def main() -> None:
         photos = write_photo_folder(faces, root / "photos", seed=args.seed, surface=args.surface)
         started = time.monotonic()
         done = subprocess.run(
-            [sys.executable, "-m", "borne", "enrol", str(photos), "--edition", "retro", "--scenes", str(args.scenes)],
+            [sys.executable, "-m", "borne", "enrol", str(photos), "--edition", "retro",
+             *(["--fitted", "--scenes", str(args.scenes)] if args.fitted else [])],
             env={**os.environ}, capture_output=True, text=True,
         )
         took = time.monotonic() - started
         if done.returncode != 0:
             sys.exit(f"borne enrol failed: {done.stderr.strip().splitlines()[-1]}")
-        print(f"borne enrol: 19 angled photos on {args.surface}, {args.scenes} scenes: {took:.0f} s")
+        fitted = f", fitted on {args.scenes} scenes" if args.fitted else ""
+        print(f"borne enrol: 19 angled photos on {args.surface}{fitted}: {took:.1f} s")
         print("  " + done.stdout.strip().splitlines()[-1])
-        from vision.read.models import load_recogniser
+        from vision.read.models import load_fitted_recogniser, load_recogniser
 
-        recogniser = load_recogniser("retro")
+        recogniser = load_fitted_recogniser("retro") if args.fitted else load_recogniser("retro")
         measure(recogniser, scene_edition="retro-original", scenes=args.test_scenes, seed=args.seed + 1)
         if args.detect_scenes:
             from datasets.scene import SceneRenderer, SceneSpec
@@ -71,8 +75,10 @@ def main() -> None:
 
             print("\nborne detect --edition retro on held-out photos of the real deck (the shipped detector):")
             renderer = SceneRenderer(SceneSpec(width=1280, height=720, edition="retro-original", surfaces=HELD_OUT_KINDS))
-            measure_detect(FrameReader.from_models("retro", still=True), renderer, scenes=args.detect_scenes,
-                           seed=args.seed + 2)
+            reader = FrameReader.from_models("retro", still=True)
+            if args.fitted:
+                reader.recogniser = recogniser
+            measure_detect(reader, renderer, scenes=args.detect_scenes, seed=args.seed + 2)
 
 
 if __name__ == "__main__":

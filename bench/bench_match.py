@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -38,7 +39,11 @@ from photo_editions import test_edition_folder  # noqa: E402
 from datasets.art_test import TEST_EDITIONS  # noqa: E402
 from datasets.edition import FACE_KEYS, ensure_generic  # noqa: E402
 from vision.read.matcher import FaceMatcher  # noqa: E402
+from vision.read.numerals import NumeralReader  # noqa: E402
 from vision.read.recogniser import Reading, Recogniser  # noqa: E402
+
+NUMERALS: list[NumeralReader] = []
+"""The numeral reader the matchers ask, when ``--numerals`` (empty: none)."""
 
 
 def matcher_for(deck: str, folder: Path, cache: dict[str, FaceMatcher]) -> FaceMatcher:
@@ -51,6 +56,7 @@ def matcher_for(deck: str, folder: Path, cache: dict[str, FaceMatcher]) -> FaceM
         else:
             drawn = folder / ".passes" / "textures" / "decks" / deck
             cache[deck] = FaceMatcher.from_files(deck, {k: drawn / f"{k}.png" for k in FACE_KEYS})
+    cache[deck].numerals = NUMERALS[0] if NUMERALS else None
     return cache[deck]
 
 
@@ -61,11 +67,15 @@ def main() -> None:
     parser.add_argument("--jitter", type=float, default=1.0, help="pixels of noise on each true corner (default 1)")
     parser.add_argument("--misses", type=Path, default=None)
     parser.add_argument("--detect", action="store_true", help="then read each folder as `borne detect` does")
+    parser.add_argument("--numerals", action="store_true",
+                        help="a whole distance card whose face is unsure gets its printed numeral read (OCR)")
     parser.add_argument("--compare-fitted", action="store_true",
                         help="also read with the recogniser `borne enrol` fits (minutes per edition)")
     args = parser.parse_args()
     rng = np.random.default_rng(0)
     cache: dict[str, FaceMatcher] = {}
+    if args.numerals:
+        NUMERALS.append(NumeralReader.shipped())
     seconds: list[float] = []
     if args.misses:
         args.misses.mkdir(parents=True, exist_ok=True)
@@ -74,7 +84,7 @@ def main() -> None:
         fitted_rows: list[tuple[str, str, float]] = []
         fitted = fitted_recogniser(folder) if args.compare_fitted else None
         for n, still in enumerate(folder_stills(folder, args.scenes)):
-            matcher = matcher_for(str(still.truth.get("edition", "generic")), folder, cache)
+            matcher = replace(matcher_for(str(still.truth.get("edition", "generic")), folder, cache), outline_first=False)
             for v in still.views():
                 if v["visible"] < 0.25:
                     continue
@@ -116,7 +126,7 @@ def _said(reading: Reading) -> str:
 
 def fitted_recogniser(folder: Path) -> Recogniser:
     """The recogniser `borne enrol` fits for the one deck of a folder of stills (the shipped one for the generic)."""
-    from vision.read.models import load_recogniser
+    from vision.read.models import load_fitted_recogniser
     from vision.training.face_fitting import collect_crops, collect_face_views, fit_recogniser
 
     decks = {str(s.truth.get("edition", "generic")) for s in folder_stills(folder)}
@@ -124,7 +134,7 @@ def fitted_recogniser(folder: Path) -> Recogniser:
         raise SystemExit(f"{folder}: --compare-fitted reads folders of one deck, not {len(decks)}")
     deck = decks.pop()
     if deck == "generic":
-        return load_recogniser("generic")
+        return load_fitted_recogniser("generic")
     edition = str(test_edition_folder(Path(deck).name).folder)
     started = time.monotonic()
     crops = collect_crops(edition, scenes=400, seed=0).joined(collect_face_views(edition, 25_000, seed=0))

@@ -200,3 +200,19 @@ def export_edition(edition: Edition, out: Path) -> list[Path]:
         Image.fromarray(edition.face(key)).save(path)
         written.append(path)
     return written
+
+
+SHIPPED_FACE_PX = (240, 372)
+"""The size the generic edition's faces are shipped at in ``models/faces-generic`` (twice what the matcher
+keeps: :data:`vision.read.matcher.REFERENCE_WIDTH`)."""
+
+
+def write_shipped_generic(out: Path) -> Edition:
+    """The generic edition's faces as the runtime reads them (``models/faces-generic``: the runtime may not
+    draw them, that is the data engine's work), written at :data:`SHIPPED_FACE_PX`."""
+    import cv2
+
+    generic = ensure_generic()
+    faces = {key: cv2.resize(generic.face(key), SHIPPED_FACE_PX, interpolation=cv2.INTER_AREA) for key in FACE_KEYS}
+    return write_edition(out, GENERIC, faces, source="datasets.edition.write_shipped_generic", version=GENERIC_VERSION)
+

@@ -29,13 +29,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="teach Borne a deck edition from one photo per card",
         description="FOLDER holds one photo or scan per card type, named by card id (distance_25.jpg, …, "
         "driving_ace.png; back.jpg optional): a photo holding the card (at an angle, on any background) or a plain "
-        "scan or picture file of the card filling the image. Each card is found and straightened, then a "
-        "recogniser of the edition is fitted on scenes rendered with its faces (or, with --reader, the face reader "
-        "learns it from views of its faces). Afterwards detect and replay take --edition NAME.",
+        "scan or picture file of the card filling the image. Each card is found and straightened, and the faces "
+        "are the edition: Borne reads a card by matching it against them, nothing is fitted (seconds). Faces "
+        "that differ only in small print are named. Afterwards detect and replay take --edition NAME.",
     )
     p.add_argument("folder", metavar="FOLDER")
     p.add_argument("--edition", required=True, metavar="NAME", help="the name to give the edition")
-    p.add_argument("--scenes", type=int, default=400, help="scenes rendered to fit the recogniser (default 400)")
+    p.add_argument("--fitted", action="store_true",
+                   help="also fit the recogniser of hand-made features on scenes rendered with the faces (minutes; "
+                        "the reading before faces were matched, kept for the benches that compare the two)")
+    p.add_argument("--scenes", type=int, default=400, help="with --fitted: scenes rendered to fit it (default 400)")
     p.add_argument("--reader", action="store_true",
                    help="enrol with the learned face reader (models/reader.onnx) instead: about half a minute, "
                         "no scenes rendered; experimental, see models/reader.md for how it reads today")
@@ -100,15 +103,26 @@ def _enrol(args: argparse.Namespace) -> int:
     # an edition enrolled again keeps nothing of the way it was read before
     for stale in (RECOGNISER_FILE, HEAD_FILE, PROTOTYPES_FILE):
         (edition.folder / stale).unlink(missing_ok=True)
+    _warn_look_alikes(edition.folder, edition.name)
     if args.reader:
         _learn_faces(edition, seed=args.seed)
-        print(f"enrolled edition {edition.name!r} in {time.monotonic() - started:.0f} s; use --edition {edition.name}")
-        return 0
-    recogniser, crops = fit_with_progress(edition.name, scenes=args.scenes, views=args.face_views, seed=args.seed)
-    recogniser.save(edition.folder / RECOGNISER_FILE)
-    print(f"enrolled edition {edition.name!r} ({len(crops.labels)} crops) in {time.monotonic() - started:.0f} s; "
-          f"use --edition {edition.name}")
+    elif args.fitted:
+        recogniser, _ = fit_with_progress(edition.name, scenes=args.scenes, views=args.face_views, seed=args.seed)
+        recogniser.save(edition.folder / RECOGNISER_FILE)
+    print(f"enrolled edition {edition.name!r} in {time.monotonic() - started:.1f} s; use --edition {edition.name}")
     return 0
+
+
+def _warn_look_alikes(folder: Any, name: str) -> None:
+    """Say which faces differ only in small print (the matcher tells them apart from close up only)."""
+    import sys
+
+    from vision.read.matcher import FaceMatcher
+
+    for group in FaceMatcher.from_folder(folder, name).look_alikes():
+        names = [c.value for c in group]
+        print(f"note: {', '.join(names[:-1])} and {names[-1]} differ only in small print: Borne tells them apart "
+              "where the camera sees a card large enough (about 60 px long or more)", file=sys.stderr)
 
 
 def _learn_faces(edition: Any, *, seed: int) -> None:

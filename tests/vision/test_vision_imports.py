@@ -41,9 +41,8 @@ def test_detect_and_replay_with_an_enrolled_edition_need_no_data_engine(tmp_path
     for i in range(3):
         cv2.imwrite(str(frames / f"{i:06d}.jpg"), scene.image[..., ::-1])
     (tmp_path / "layout.json").write_text(json.dumps(layout_json(scene)))
-    edition = tmp_path / "data" / "editions" / "mydeck"  # an enrolled edition: a folder with its own recogniser
-    edition.mkdir(parents=True)
-    shutil.copy(models_dir() / "recogniser-generic.npz", edition / "recogniser.npz")
+    # an enrolled edition: a folder of its faces, as `borne enrol` writes it
+    shutil.copytree(models_dir() / "faces-generic", tmp_path / "data" / "editions" / "mydeck")
     code = (
         "import json, sys\n"
         "from borne.cli import main\n"

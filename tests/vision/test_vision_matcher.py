@@ -83,3 +83,42 @@ def test_a_sliver_is_not_read(matcher):
     image = lay(ensure_generic().face(Card.DISTANCE_100), CARD, table())
     sliver = np.array([CARD[0], CARD[1], CARD[1] + (CARD[2] - CARD[1]) * 0.1, CARD[0] + (CARD[3] - CARD[0]) * 0.1])
     assert matcher.read(image, [sliver])[0].card is None
+
+
+def test_the_shipped_generic_faces_are_the_generic_edition_s(tmp_path):
+    # models/faces-generic is what the runtime reads (it may not draw them); it must not drift from datasets/art.py
+    import json
+    from pathlib import Path
+
+    from datasets.edition import write_shipped_generic
+    from vision.read.models import faces_folder
+
+    shipped = faces_folder("generic")
+    fresh = write_shipped_generic(tmp_path / "faces").folder
+    assert json.loads((shipped / "edition.json").read_text())["faces"] == json.loads((fresh / "edition.json").read_text())["faces"]
+    for name in json.loads((fresh / "edition.json").read_text())["faces"].values():
+        a, b = cv2.imread(str(shipped / name)), cv2.imread(str(fresh / name))
+        assert a is not None and a.shape == b.shape and np.abs(a.astype(int) - b.astype(int)).max() <= 2, Path(name)
+
+
+def test_look_alikes_are_faces_told_apart_only_by_small_print(tmp_path):
+    from datasets.art_test import held_out_edition
+    from datasets.edition import write_edition
+
+    assert FaceMatcher.from_folder(ensure_generic().folder).look_alikes() == []
+    corner = write_edition(tmp_path / "corner", "corner", held_out_edition("corner"))
+    groups = FaceMatcher.from_folder(corner.folder).look_alikes()
+    assert (Card.DISTANCE_25, Card.DISTANCE_50, Card.DISTANCE_75, Card.DISTANCE_100, Card.DISTANCE_200) in groups
+
+
+@pytest.mark.parametrize("card", [Card.DISTANCE_50, Card.STOP, Card.DRIVING_ACE])
+def test_a_loose_box_becomes_the_card_s_own_outline(matcher, card):
+    image = lay(ensure_generic().face(card), CARD, table())
+    loose = CARD + np.array([[-4.0, -3.0], [5.0, -2.0], [4.0, 5.0], [-3.0, 4.0]])  # 5 px off: a detector's box
+    outline = matcher.outline(image, loose)
+    assert outline is not None
+    # any corner first: the face's own top left, whichever end the box started from
+    error = min(np.abs(np.roll(outline, k, axis=0) - CARD).max() for k in range(4))
+    assert error < 2.0
+    reading = matcher.read(image, [loose])[0]
+    assert reading.card is card and reading.outline is not None

@@ -51,9 +51,9 @@ class FrameReader:
 
     @classmethod
     def from_models(cls, edition: str = "generic", *, still: bool = False, detector: Path | None = None) -> FrameReader:
-        """The shipped detector, tiled, with the recogniser of ``edition``; ``still``: for one photo, with
-        smaller tiles that find more of a column's strips at three times the work (see
-        :data:`vision.read.tiling.STILL_TILE_SHARE`), else for video. ``detector``: another ONNX detector than
+        """The shipped detector, tiled, with the reading of ``edition``; ``still``: for one photo, with smaller
+        tiles that find more of a column's strips at three times the work (see
+        :data:`vision.read.tiling.STILL_TILE_SHARE`) and each card read on its own outline, else for video. ``detector``: another ONNX detector than
         the shipped one (benches compare a newly trained model with it).
 
         :raises ModelError: a model is missing or unreadable.
@@ -62,7 +62,7 @@ class FrameReader:
 
         share = STILL_TILE_SHARE if still else LIVE_TILE_SHARE
         tiled = TiledDetector(OnnxCardDetector(detector or detector_path()), tile_share=share)
-        return cls(tiled, load_recogniser(edition))
+        return cls(tiled, load_recogniser(edition, outline_first=still))
 
     def read(self, image: NDArray[np.uint8]) -> FrameReading:
         found = self.detector.detect(image)
@@ -78,7 +78,8 @@ class FrameReader:
                 if reading.card is None and not reading.back and found.confidence[i] < UNREAD_KEPT_CONFIDENCE:
                     continue
                 # a back read on a box the detector called face up: a face-down card (the draw pile)
-                sightings.append(Sighting(found.corners[i], not reading.back, reading.card,
+                corners = found.corners[i] if reading.outline is None else reading.outline
+                sightings.append(Sighting(corners, not reading.back, reading.card,
                                           float(found.confidence[i]) * reading.confidence))
             else:
                 sightings.append(Sighting(found.corners[i], False, None, float(found.confidence[i])))

@@ -1,13 +1,16 @@
 """Reading a card by matching it against the faces of its edition: no training, an honest "unknown".
 
-An edition is its faces. Each outline is straightened, long side down, in both turns (upright and upside
-down), and compared with every face of the edition on the part that shows: the whole face for a whole
-card, the face's end band for a column's strip (the outline's length against a card's proportions says
-how much shows). The comparison is a correlation in Lab at ``TEMPLATE_WIDTH`` × ``TEMPLATE_HEIGHT``
-pixels, each channel brought to zero mean and unit spread (so light and white balance do not count).
-Where the two best faces differ only in a small region (distance cards sharing their art, told apart by
-the numeral), that region is compared again at the resolution the frame has. The reading is the best
-face when it correlates well and clearly better than the next card; otherwise "unknown".
+An edition is its faces. Each box is first made the card's own outline (:meth:`FaceMatcher.outline`: the face
+it shows aligned with the frame), then straightened, long side down, in both turns (upright and upside down),
+and compared with every face of the edition on the part that shows: the whole face for a whole card (or a card
+seen at a slant), the face's end band for a column's strip (the outline's proportions say how much shows).
+The comparison is a correlation in Lab at ``TEMPLATE_WIDTH`` × ``TEMPLATE_HEIGHT`` pixels of pictures
+white-balanced on their own paper, the channels centred and scaled together, hue weighing more than lightness
+(so a pink band and an orange one differ, whatever the lamp's colour). Where faces fit almost equally (distance
+cards sharing their art, told apart by the numeral), each pair duels where those two differ, at the
+resolution the frame has. The reading is the best face when it correlates well and clearly better than the
+next card; otherwise "unknown" — and, on a whole distance card, the printed numeral may still name it
+(:mod:`vision.read.numerals`). The confidence is a logistic model of being right, fitted on development stills.
 
 >>> blocks = np.random.default_rng(0).integers(0, 256, (2, 6, 4, 3), dtype=np.uint8)
 >>> faces = np.stack([cv2.resize(b, (80, 124), interpolation=cv2.INTER_NEAREST) for b in blocks])
@@ -21,7 +24,7 @@ face when it correlates well and clearly better than the next card; otherwise "u
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +34,9 @@ from numpy.typing import NDArray
 
 from scoring.cards import Card
 from vision.errors import ModelError
+from vision.geometry import iou
 from vision.read.crops import CARD_ASPECT, clockwise, cut_card
+from vision.read.numerals import NumeralReader
 from vision.read.recogniser import Reading
 
 TEMPLATE_WIDTH = 40
@@ -42,10 +47,17 @@ REFERENCE_HEIGHT = 186
 """The size an edition's faces are kept at (three times the template's, for the closer look)."""
 WHOLE_SHARE = 0.85
 """An outline at least this share of a card's length is compared as a whole card."""
+PERSPECTIVE_SHARE = 0.7
+"""An outline whose proportions say it shows this share of a card's length or more may be a whole card seen
+at a slant (a camera 30° from the vertical shortens a card by up to an eighth), so it is also read whole."""
 MIN_SHARE = 0.18
 """Bands shorter than this share of a card's length are not read (a sliver under a pile)."""
 MIN_CORRELATION = 0.45
 """Below this best correlation the card is "unknown": raising it trades readings for certainty."""
+MIN_BAND_CORRELATION = 0.3
+"""The same for a band of a card (a column's strip): a band correlates less, and its neighbours' print is
+close by (development stills of the generic edition: strips read right 0.882 at 0.45, 0.913 at 0.3, with
+the same precision)."""
 MIN_MARGIN = 0.04
 """The best card must correlate at least this much better than the next card, else "unknown"."""
 DETAIL_MARGIN = 0.15
@@ -63,10 +75,44 @@ well (a correlation): where the print that tells them apart is too small to show
 ALIGN_CANDIDATES = 3
 """Faces tried when aligning a card's outline (the best correlating first)."""
 MIN_ALIGNED_FIT = 0.5
+MIN_ALIGNED_OVERLAP = 0.6
+"""An aligned outline that overlaps its box less than this (rotated IoU) has slid onto a neighbour: in a
+column, the card below shows the same face."""
 """An alignment whose correlation with the face stays under this is no alignment."""
+MIN_SIDES_FOUND = 3
+"""A band's outline from its edges stands when at least this many of its four sides lie on an edge."""
+LOOK_ALIKE = 0.97
+"""Faces correlating this well at the first look's size are look-alikes (the test editions' distance cards
+told apart by a corner numeral: 1.00; the generic's closest pair: 0.88)."""
+NUMERAL_CONFIDENCE = 0.95
+"""The confidence of a distance card named by its numeral (the recogniser says a value or nothing)."""
 MAX_GROUP = 6
 """At most this many near-equal faces are compared again."""
 BACK = "back"
+
+
+@dataclass(frozen=True)
+class Match:
+    """The face that fits an outline best, and the evidence for it."""
+
+    face: int
+    """Index into the edition's cards; one past them: the card back."""
+    corners: NDArray[np.float64] = field(repr=False)
+    """The outline's corners from the face's top left, as it fitted."""
+    whole: bool
+    """Compared as a whole card (else as a band at one end)."""
+    correlation: float
+    margin: float
+    """Over the next face (after the closer look, where one was taken)."""
+    sure: bool
+    """Past every threshold: a reading, not "unknown"."""
+    candidates: tuple[int, ...] = ()
+    """The faces that fit almost as well (those compared again where they differ), the chosen one first."""
+
+    @property
+    def confidence(self) -> float:
+        """The chance that the face is right, from the correlation and the margin (:func:`_confidence`)."""
+        return _confidence(self.correlation, self.margin, self.whole)
 
 
 @dataclass
@@ -81,8 +127,14 @@ class FaceMatcher:
     """The edition's card back (BGR, the faces' size), read as a face-down card; ``None``: no back known."""
     min_correlation: float = MIN_CORRELATION
     min_margin: float = MIN_MARGIN
+    min_band_correlation: float = MIN_BAND_CORRELATION
     min_detail_margin: float = MIN_DETAIL_MARGIN
     min_detail_fit: float = MIN_DETAIL_FIT
+    outline_first: bool = True
+    numerals: NumeralReader | None = field(default=None, repr=False)
+    """Where the face is unsure on a whole distance card, its printed numeral is read (``None``: not asked)."""
+    refine_bands: bool = False
+    """Read each box on the card's own outline (:meth:`outline`) rather than on the box as given."""
     _bands: dict[int, NDArray[np.float32]] = field(default_factory=dict, repr=False)
 
     @classmethod
@@ -114,9 +166,47 @@ class FaceMatcher:
         back = _reference(_read(files[BACK])) if BACK in files else None
         return cls(name, tuple(Card), np.stack(faces), back)
 
+    def look_alikes(self, threshold: float = LOOK_ALIKE) -> list[tuple[Card, ...]]:
+        """Groups of faces that correlate at least ``threshold`` at the first look's size: only the closer look
+        (their small print, at the frame's resolution) tells them apart."""
+        templates = self._templates(TEMPLATE_HEIGHT)[: len(self.cards)]
+        flat = templates.reshape(len(templates), -1)
+        alike = (flat @ flat.T) >= threshold
+        groups: list[set[int]] = []
+        for i, j in zip(*np.nonzero(np.triu(alike, 1)), strict=True):
+            joined = [g for g in groups if i in g or j in g]
+            merged = {int(i), int(j)}.union(*joined)
+            groups = [g for g in groups if g not in joined] + [merged]
+        return [tuple(self.cards[k] for k in sorted(g)) for g in sorted(groups, key=min)]
+
     def read(self, image: NDArray[np.uint8], boxes: list[NDArray[np.floating]]) -> list[Reading]:
-        """The reading of each outline in a BGR frame."""
-        return [self._read_one(image, box) for box in boxes]
+        """The reading of each box in a BGR frame: with :attr:`outline_first`, on the card's own outline
+        (:meth:`outline`), which the reading carries; else on the box as given."""
+        if not self.outline_first:
+            return [self._read_one(image, box) for box in boxes]
+        readings = []
+        for box in boxes:
+            outline = self.outline(image, box)
+            reading = self._read_one(image, box if outline is None else outline, turn_from=box)
+            readings.append(reading if outline is None else replace(reading, outline=outline))
+        return readings
+
+    def outline(self, image: NDArray[np.uint8], box: NDArray[np.floating]) -> NDArray[np.float64] | None:
+        """The card's own corners from a detector's box: a box that may hold a whole card gets the face it
+        shows aligned with the frame (:meth:`aligned`); a band of a card (a column's strip, a card under
+        another) gets its edges (:func:`vision.read.outline.refine_outline`) where at least three are found;
+        ``None`` where neither settles (the box stands)."""
+        from vision.read.outline import refine_outline
+
+        scores, views = self.scores(image, box)
+        if any(WHOLE_SHARE <= share < 1.0 or share > 1.0 for _, share in views):  # a whole card's proportions
+            aligned = self.aligned(image, box, (scores, views))
+            if aligned is not None and iou(aligned, box) >= MIN_ALIGNED_OVERLAP:
+                return aligned
+        if not self.refine_bands:
+            return None
+        edges = refine_outline(image, box)
+        return edges.corners if edges.sides_found >= MIN_SIDES_FOUND else None
 
     def scores(self, image: NDArray[np.uint8], box: NDArray[np.floating]) -> tuple[NDArray[np.float64], list[tuple[NDArray[np.float64], float]]]:
         """Correlations ``(views, len(cards) [+ 1 for the back])`` of each way the outline can show a card
@@ -130,29 +220,61 @@ class FaceMatcher:
             rows[n] = templates.reshape(len(templates), -1) @ crop.ravel()
         return rows, views
 
-    def aligned(self, image: NDArray[np.uint8], box: NDArray[np.floating]) -> NDArray[np.float64] | None:
+    def aligned(self, image: NDArray[np.uint8], box: NDArray[np.floating],
+                scored: tuple[NDArray[np.float64], list[tuple[NDArray[np.float64], float]]] | None = None,
+                ) -> NDArray[np.float64] | None:
         """The outline of a whole card, found by aligning the faces it may show with the frame
         (:func:`vision.read.alignment.align_face`; the :data:`ALIGN_CANDIDATES` faces that correlate best,
-        the best fit kept); ``None`` where the box is no whole card or no face settles."""
+        the best fit kept); ``None`` where the box is no whole card or no face settles. ``scored``: the box's
+        :meth:`scores`, where already computed."""
         from vision.read.alignment import align_face
 
-        scores, views = self.scores(image, box)
+        scores, views = scored if scored is not None else self.scores(image, box)
         whole = [n for n, (_, share) in enumerate(views) if share >= WHOLE_SHARE]
         if not whole:
             return None
-        per_card = scores[whole, : len(self.cards)].max(axis=0)
+        per_card = scores[whole].max(axis=0)  # the back too: the draw pile's top card has an outline
         best: tuple[float, NDArray[np.float64] | None] = (MIN_ALIGNED_FIT, None)
         for k in np.argsort(-per_card)[:ALIGN_CANDIDATES]:
             view = whole[int(scores[whole, k].argmax())]
-            fitted = align_face(image, views[view][0], self.faces[int(k)])
+            face = self.faces[int(k)] if k < len(self.cards) else self.back
+            assert face is not None  # a column past the faces is the back's
+            fitted = align_face(image, views[view][0], face)
             if fitted is not None and fitted[1] > best[0]:
                 best = (fitted[1], fitted[0])
         return best[1]
 
-    def _read_one(self, image: NDArray[np.uint8], box: NDArray[np.floating]) -> Reading:
+    def _read_one(self, image: NDArray[np.uint8], box: NDArray[np.floating],
+                  turn_from: NDArray[np.floating] | None = None) -> Reading:
+        """The reading of one outline; its turn counted from ``turn_from``'s corner order (default: ``box``'s)."""
+        match = self.match(image, box)
+        if match is None:
+            return Reading(None, 0.0)
+        turn = _turn(clockwise(box if turn_from is None else turn_from), match.corners)
+        confidence = match.confidence
+        if not match.sure:
+            card = self._numeral(image, match)
+            return Reading(None, confidence, turn) if card is None else Reading(card, NUMERAL_CONFIDENCE, turn)
+        if match.face == len(self.cards):
+            return Reading(None, confidence, turn, back=True)
+        return Reading(self.cards[match.face], confidence, turn)
+
+    def _numeral(self, image: NDArray[np.uint8], match: Match) -> Card | None:
+        """The second opinion of the printed numeral (:attr:`numerals`) on a whole card that looks like a distance
+        card but whose face is unsure: the distance card it names, when that is one of the faces that fit."""
+        if self.numerals is None or not match.whole or match.face >= len(self.cards) or not self.cards[match.face].is_distance:
+            return None
+        value = self.numerals.value(image, match.corners)
+        if value is None:
+            return None
+        card = Card(f"distance_{value}")
+        return card if card in {self.cards[k] for k in match.candidates} else None
+
+    def match(self, image: NDArray[np.uint8], box: NDArray[np.floating]) -> Match | None:
+        """The face that fits an outline best and how well (``None``: the outline is a sliver)."""
         scores, views = self.scores(image, box)
         if not views:
-            return Reading(None, 0.0)
+            return None
         per_card = scores.max(axis=0)
         order = np.argsort(-per_card)
         first, second = int(order[0]), int(order[1])
@@ -161,21 +283,24 @@ class FaceMatcher:
         group = [int(k) for k in order[:MAX_GROUP] if per_card[k] >= best - DETAIL_MARGIN and k < len(self.cards)]
         needed = self.min_margin
         if len(group) >= 2 and first < len(self.cards):
-            first, margin, fit = self._closer_look(image, views[view], group)
-            needed = self.min_detail_margin if fit >= self.min_detail_fit else np.inf
-        confidence = _confidence(best, margin)
-        turn = _turn(clockwise(box), views[view][0])
-        if best < self.min_correlation or margin < needed:
-            return Reading(None, confidence, turn)
-        if first == len(self.cards):
-            return Reading(None, confidence, turn, back=True)
-        return Reading(self.cards[first], confidence, turn)
+            closer, detail_margin, fit = self._duels(image, views[view], group)
+            if fit < self.min_detail_fit:
+                needed = np.inf
+            elif closer == first and detail_margin > 0:  # both looks agree: the first look's margin stands
+                margin = max(margin, detail_margin)
+            else:  # the closer look overrules the first only when it is clearly sure
+                first, margin, needed = closer, detail_margin, self.min_detail_margin
+        whole = views[view][1] >= WHOLE_SHARE
+        floor = self.min_correlation if whole else self.min_band_correlation
+        return Match(first, views[view][0], whole, best, margin, best >= floor and margin >= needed,
+                     tuple(group) if first in group else (first, *group))
 
-    def _closer_look(self, image: NDArray[np.uint8], view: tuple[NDArray[np.float64], float],
-                     group: list[int]) -> tuple[int, float, float]:
-        """Of faces that correlate almost equally, the one that matches best where they differ, compared at
-        the frame's resolution and allowed a shift of a few pixels (text is thin: a pixel off is a miss);
-        returns it, its margin over the next and its fit."""
+    def _duels(self, image: NDArray[np.uint8], view: tuple[NDArray[np.float64], float],
+               group: list[int]) -> tuple[int, float, float]:
+        """Of faces that correlate almost equally, the one that wins its duel with every other: two faces are
+        compared where those two differ (widened a little), at the frame's resolution, each allowed a shift of
+        a few pixels and either turn; returns the face whose worst duel is best, that duel's margin and the
+        face's fit there."""
         q, share = view
         whole = min(share, 1.0) >= WHOLE_SHARE
         length = float(np.linalg.norm(q[3] - q[0])) / max(min(share, 1.0), 1e-6)
@@ -184,28 +309,42 @@ class FaceMatcher:
         rows = height if whole else max(8, round(height * share))
         faces = [self.faces[k][: None if whole else max(2, round(self.faces.shape[1] * share))] for k in group]
         templates = np.stack([cv2.GaussianBlur(_lab(cv2.resize(f, (width, rows), interpolation=cv2.INTER_AREA)), (0, 0), SOFTEN)
-                              for f in faces])
-        spread = np.linalg.norm(templates.std(axis=0), axis=2)
-        if float(spread.max()) < 8.0:
-            return group[0], 0.0, 0.0
+                              for f in faces]).astype(np.float32)
         pad = max(2, round(height * 0.03))
-        # where the faces differ, widened a little: thin print moves by a pixel or two in a photo
-        mask = cv2.dilate((spread >= 0.25 * float(spread.max())).astype(np.uint8), np.ones((2 * pad + 1,) * 2, np.uint8)) > 0
-        ys, xs = np.nonzero(mask)
-        ref = _standard(templates[:, ys, xs])  # (group, pixels, 3)
-        # each face by how it departs from the group's mean face: what they share does not count
-        common = ref.mean(axis=0)
-        apart = (ref - common).reshape(len(group), -1)
-        apart /= np.linalg.norm(apart, axis=1, keepdims=True) + 1e-6
-        fits = np.full(len(group), -1.0)
+        seen = self._placed(image, q, templates, pad=pad)
+        n = len(group)
+        margins, fits = np.full((n, n), np.inf), np.full((n, n), -1.0)
+        for i, j in itertools.combinations(range(n), 2):
+            apart = np.linalg.norm(templates[i] - templates[j], axis=2)
+            if float(apart.max()) < 8.0:  # the same face twice: neither wins
+                margins[i, j] = margins[j, i] = 0.0
+                continue
+            mask = cv2.dilate((apart >= 0.25 * float(apart.max())).astype(np.uint8), np.ones((2 * pad + 1,) * 2, np.uint8)) > 0
+            ys, xs = np.nonzero(mask)
+            ref = _standard(templates[[i, j]][:, ys, xs]).reshape(2, -1) / (3 * len(ys))
+            best = ref @ _standard(seen[ys, xs]).ravel()
+            margins[i, j], margins[j, i] = best[0] - best[1], best[1] - best[0]
+            fits[i, j], fits[j, i] = best[0], best[1]
+        worst = margins.min(axis=1)
+        winner = int(worst.argmax())
+        duel = int(margins[winner].argmin())
+        return group[winner], float(worst[winner]), float(fits[winner, duel])
+
+    @staticmethod
+    def _placed(image: NDArray[np.uint8], q: NDArray[np.float64], templates: NDArray[np.float32], *, pad: int) -> NDArray[np.float32]:
+        """The card cut along ``q`` (either turn) at the templates' size, blurred Lab, moved by the few pixels
+        and turned the way that fits the templates' mean face best (thin print is a miss a pixel off)."""
+        mean = templates.mean(axis=0)[..., 0]
+        best: tuple[float, NDArray[np.float32] | None] = (-np.inf, None)
         for turned in (q, np.roll(q, -2, axis=0)):  # faces alike are often alike upside down too
-            crop = cv2.GaussianBlur(_lab(cut_card(image, turned, width=width, height=rows)), (0, 0), SOFTEN)
-            crop = cv2.copyMakeBorder(crop, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
-            for dy, dx in itertools.product(range(2 * pad + 1), repeat=2):
-                seen = (_standard(crop[ys + dy, xs + dx][None])[0] - common).ravel()
-                fits = np.maximum(fits, apart @ (seen / (np.linalg.norm(seen) + 1e-6)))
-        ranked = np.argsort(-fits)
-        return group[int(ranked[0])], float(fits[ranked[0]] - fits[ranked[1]]), float(fits[ranked[0]])
+            lab = cv2.GaussianBlur(_lab(cut_card(image, turned, width=templates.shape[2], height=templates.shape[1])), (0, 0), SOFTEN)
+            crop: NDArray[np.float32] = cv2.copyMakeBorder(lab, pad, pad, pad, pad, cv2.BORDER_REPLICATE).astype(np.float32)
+            fit = cv2.matchTemplate(np.ascontiguousarray(crop[..., 0]), np.ascontiguousarray(mean), cv2.TM_CCOEFF_NORMED)
+            _, score, _, (dx, dy) = cv2.minMaxLoc(fit)
+            if score > best[0]:
+                best = (score, crop[dy : dy + templates.shape[1], dx : dx + templates.shape[2]])
+        assert best[1] is not None
+        return best[1]
 
     def _templates(self, rows: int) -> NDArray[np.float32]:
         """Every face (and the back) as the top ``rows`` of a ``TEMPLATE_HEIGHT`` card, normalised."""
@@ -235,6 +374,8 @@ def _views(box: NDArray[np.floating]) -> list[tuple[NDArray[np.float64], float]]
     along = float(long * CARD_ASPECT / short)
     if along <= 1.3:
         views += [(q, along), (np.roll(q, -2, axis=0), along)]
+    if PERSPECTIVE_SHARE <= along < WHOLE_SHARE:  # a whole card seen at a slant is squat too: both are tried
+        views += [(q, 1.0), (np.roll(q, -2, axis=0), 1.0)]
     across = float(short * CARD_ASPECT / long)
     if across < WHOLE_SHARE:
         band = np.roll(q, -1, axis=0)  # the long side first: the card's width
@@ -252,8 +393,27 @@ def _turn(box: NDArray[np.float64], view: NDArray[np.float64]) -> int:
     return min(range(4), key=lambda k: float(np.abs(np.roll(box, -k, axis=0) - view).sum()))
 
 
+KEEP_HUE = True
+"""Compare colours as colours: each picture white-balanced on its own paper (:func:`_balanced`), and its Lab
+channels centred but scaled together, so that a pink band and an orange one differ (scaling each channel
+to unit spread on its own makes them the same pattern)."""
+CHANNEL_WEIGHTS = np.array([1.0, 3.0, 3.0], np.float32)
+"""Lab's channels weigh this much in a comparison: hue more than lightness (a teal band and a black one are
+both dark; a photo's bands are duller than the printed face's)."""
+WHITE_PERCENTILE = 95
+"""The picture's white is each channel at this percentile (the card's paper and rim)."""
+
+
+def _balanced(bgr: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """The picture with its white (:data:`WHITE_PERCENTILE`) brought to a neutral 235: the lamp's colour and
+    the exposure no longer count, the card's own colours do."""
+    white = np.percentile(bgr.reshape(-1, 3), WHITE_PERCENTILE, axis=0).astype(np.float32)
+    out: NDArray[np.uint8] = np.clip(bgr.astype(np.float32) * (235.0 / np.maximum(white, 16.0)), 0, 255).astype(np.uint8)
+    return out
+
+
 def _lab(bgr: NDArray[np.uint8]) -> NDArray[np.float32]:
-    out: NDArray[np.float32] = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
+    out: NDArray[np.float32] = cv2.cvtColor(_balanced(bgr) if KEEP_HUE else bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
     return out
 
 
@@ -261,7 +421,10 @@ def _normalised(bgr: NDArray[np.uint8]) -> NDArray[np.float32]:
     """Lab, softened by :data:`SOFTEN`, each channel at zero mean and unit spread (a flat channel stays
     flat), then the whole scaled to unit length, so that the dot product of two is their correlation."""
     lab = cv2.GaussianBlur(_lab(bgr), (0, 0), SOFTEN)
-    lab = (lab - lab.mean(axis=(0, 1))) / (lab.std(axis=(0, 1)) + 2.0)
+    if KEEP_HUE:
+        lab = (lab - lab.mean(axis=(0, 1))) * CHANNEL_WEIGHTS
+    else:
+        lab = (lab - lab.mean(axis=(0, 1))) / (lab.std(axis=(0, 1)) + 2.0)
     out: NDArray[np.float32] = lab / (float(np.linalg.norm(lab)) + 1e-6)
     return out
 
@@ -269,13 +432,26 @@ def _normalised(bgr: NDArray[np.uint8]) -> NDArray[np.float32]:
 def _standard(pixels: NDArray[Any]) -> NDArray[np.float32]:
     """Pixels ``(n, k, 3)`` with each channel of each row at zero mean and unit spread."""
     p = np.asarray(pixels, dtype=np.float32)
-    out: NDArray[np.float32] = (p - p.mean(axis=1, keepdims=True)) / (p.std(axis=1, keepdims=True) + 2.0)
+    if KEEP_HUE:
+        p = (p - p.mean(axis=-2, keepdims=True)) * CHANNEL_WEIGHTS
+        out: NDArray[np.float32] = p / (np.sqrt((p**2).mean(axis=(-2, -1), keepdims=True)) + 2.0)
+        return out
+    out = (p - p.mean(axis=-2, keepdims=True)) / (p.std(axis=-2, keepdims=True) + 2.0)
     return out
 
 
-def _confidence(best: float, margin: float) -> float:
-    """A 0–1 confidence from the best correlation and its margin over the next card (to be calibrated)."""
-    return float(np.clip((best - 0.2) / 0.6, 0, 1) * np.clip(margin / 0.15, 0, 1))
+CONFIDENCE_WEIGHTS = (-4.234, 5.351, 19.756, -0.275)
+"""The logistic model of a reading being right: intercept, correlation, margin, whole. Fitted on 1,771 boxes
+of the shipped detector on development stills (generic photo-real and 2-D, `corner` and `midcard`
+photo-real) by ``bench/dev_match_confidence.py``: readings given 0.9 or more were right 98.5 % of the time,
+0.5–0.6 35 %, under 0.1 6 %."""
+
+
+def _confidence(best: float, margin: float, whole: bool) -> float:
+    """The chance a reading is right, from the best correlation, its margin over the next face and whether the
+    card was compared whole (a logistic model, :data:`CONFIDENCE_WEIGHTS`)."""
+    b0, b1, b2, b3 = CONFIDENCE_WEIGHTS
+    return float(1.0 / (1.0 + np.exp(-(b0 + b1 * best + b2 * margin + b3 * whole))))
 
 
 def _reference(rgb: NDArray[np.uint8]) -> NDArray[np.uint8]:

@@ -10,12 +10,14 @@ from vision.errors import ModelError
 from vision.read.editions import GENERIC, enrolled_folder
 
 if TYPE_CHECKING:
+    from vision.read.numerals import NumeralReader
     from vision.read.recogniser import Recogniser
 
 DETECTOR_FILE = "detector.onnx"
 RECOGNISER_FILE = "recogniser.npz"
 READER_FILE = "reader.onnx"
 PROTOTYPES_FILE = "prototypes.npz"
+FACES_PREFIX = "faces-"
 
 
 def models_dir() -> Path:
@@ -62,9 +64,47 @@ def prototypes_path(edition: str) -> Path:
     return models_dir() / f"prototypes-{GENERIC}.npz" if folder is None else folder / PROTOTYPES_FILE
 
 
-def load_recogniser(edition: str) -> Recogniser:
-    """The recogniser of an edition: the face reader with the edition's head (or prototypes) when the edition was
-    enrolled with it (``borne enrol --reader``), else the edition's fitted recogniser of hand-made features.
+def faces_folder(edition: str) -> Path:
+    """The folder of an edition's faces: shipped in ``models/faces-generic`` for the generic edition, the
+    enrolled folder for any other.
+
+    :raises UnknownEditionError: no edition is enrolled under that name.
+    """
+    return models_dir() / f"{FACES_PREFIX}{GENERIC}" if edition == GENERIC else enrolled_folder(edition)
+
+
+def load_recogniser(edition: str, *, outline_first: bool = False) -> Recogniser:
+    """What reads an edition's cards: its own faces, matched (:class:`vision.read.matcher.FaceMatcher`);
+    ``outline_first``: on each card's own outline, found first (a still photo's reading: a dozen milliseconds a
+    card), else on the detector's box (video).
+
+    :raises ModelError: the edition's faces are missing or unreadable.
+    :raises UnknownEditionError: no edition is enrolled under that name.
+    """
+    from vision.read.matcher import FaceMatcher
+
+    matcher = FaceMatcher.from_folder(faces_folder(edition), edition)
+    matcher.outline_first = outline_first
+    if outline_first:  # a still photo: an unsure distance card gets its numeral read too
+        matcher.numerals = numeral_reader()
+    return matcher
+
+
+def numeral_reader() -> NumeralReader | None:
+    """PP-OCR's text recogniser for the distance numerals, or ``None`` where its wheel is not installed (then a
+    distance card whose face is unsure stays unknown)."""
+    from vision.read.numerals import NumeralReader
+
+    try:
+        return NumeralReader.shipped()
+    except ModelError:
+        return None
+
+
+def load_fitted_recogniser(edition: str) -> Recogniser:
+    """The recogniser fitted at enrolment (hand-made features, or the learned face reader's head or prototypes
+    when enrolled with ``--reader``): the reading before the faces were matched, kept for the benches that
+    compare the two.
 
     :raises ModelError: the edition has neither.
     """

@@ -8,7 +8,7 @@ a laptop CPU with numpy alone, and runs anywhere OpenCV runs.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
@@ -137,6 +137,9 @@ class Reading:
     back: bool = False
     """The box shows a card's back (``card`` is ``None``): a face-down card, the draw pile, which the
     detector now and then boxes as face up."""
+    outline: NDArray[np.float64] | None = field(default=None, repr=False, compare=False)
+    """The card's own corners, where the reader found them (the face aligned with the frame, or the card's
+    edges); ``None``: the box stands. What ``detect`` lists and the tracker follows."""
 
 
 class Recogniser(Protocol):
