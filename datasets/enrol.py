@@ -15,6 +15,7 @@ import numpy as np
 from datasets.art import FACE_SIZE
 from datasets.edition import BACK, FACE_KEYS, Edition, check_name, data_dir, read_rgb, write_edition
 from datasets.errors import CardNotFoundError, DuplicateFaceError, EnrolmentError
+from vision.read.editions import GENERIC, RESERVED
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
 CARD_ASPECT = 87.0 / 56.0
@@ -38,13 +39,22 @@ def find_card(image: np.ndarray) -> np.ndarray:
 
     :raises CardNotFoundError: nothing card-shaped covering at least 1 % of the picture.
     """
+    cards, scale = card_candidates(image, min_share=0.01, work_px=800)
+    if not cards:
+        raise CardNotFoundError("no card found in the picture (photograph it whole, on a contrasting background)")
+    return _outer_frame(cards) / scale
+
+
+def card_candidates(image: np.ndarray, *, min_share: float, work_px: int) -> tuple[list[tuple[float, float, np.ndarray]], float]:
+    """Every card-shaped quadrilateral of an RGB photo covering at least ``min_share`` of it, found on a copy
+    at most ``work_px`` pixels across: ``(score, edge contrast, corners)`` in that copy's pixels, and its scale."""
     h, w = image.shape[:2]
-    scale = 800.0 / max(h, w) if max(h, w) > 800 else 1.0
+    scale = work_px / max(h, w) if max(h, w) > work_px else 1.0
     small = cv2.resize(image, (int(w * scale), int(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else image
     gray = cv2.cvtColor(small, cv2.COLOR_RGB2GRAY)
     gray = cv2.GaussianBlur(gray, (5, 5), 0)
     cards: list[tuple[float, float, np.ndarray]] = []
-    min_area = 0.01 * small.shape[0] * small.shape[1]
+    min_area = min_share * small.shape[0] * small.shape[1]
     candidates = []  # type: ignore[var-annotated]
     for lo, hi in ((30, 90), (50, 150), (80, 200)):
         edges = cv2.dilate(cv2.Canny(gray, lo, hi), np.ones((3, 3), np.uint8))
@@ -92,9 +102,7 @@ def find_card(image: np.ndarray) -> np.ndarray:
         score = np.sqrt(cv2.contourArea(q.astype(np.float32))) * contrast * (1 - min(abs(aspect - CARD_ASPECT), 0.5))
         if score > 0:
             cards.append((float(score), contrast, q))
-    if not cards:
-        raise CardNotFoundError("no card found in the picture (photograph it whole, on a contrasting background)")
-    return _outer_frame(cards) / scale
+    return cards, scale
 
 
 SCAN_ASPECT = (1.25, 1.85)
@@ -256,6 +264,18 @@ def trim_edges(face: np.ndarray) -> np.ndarray:
     return cv2.resize(face[m : h - m, m : w - m], (w, h), interpolation=cv2.INTER_LINEAR)
 
 
+def enrolment_name(name: str) -> str:
+    """A name an edition may be enrolled under.
+
+    :raises EnrolmentError: Borne's own names (``generic``, ``unknown``) or one that could not be a folder's.
+    """
+    name = check_name(name)
+    if name in (GENERIC, *RESERVED):
+        what = "its built-in edition" if name == GENERIC else "a deck nobody enrolled"
+        raise EnrolmentError(f"{name!r} is Borne's own name for {what}: give the edition another name")
+    return name
+
+
 def enrol_folder(
     folder: Path, name: str, *, out_root: Path | None = None, progress: Callable[[str], None] | None = None
 ) -> Edition:
@@ -263,7 +283,7 @@ def enrol_folder(
 
     :raises EnrolmentError: the folder is missing, a card id has no photo, or a photo holds no card.
     """
-    name = check_name(name)
+    name = enrolment_name(name)
     if not folder.is_dir():
         raise EnrolmentError(f"{folder}: not a folder")
     photos = {p.stem: p for p in sorted(folder.iterdir()) if p.suffix.lower() in IMAGE_SUFFIXES}

@@ -38,3 +38,31 @@ def write_photo_folder(faces: dict[str, np.ndarray], folder: Path, *, seed: int,
         photo = card_photo(face, seed * 100 + k, surface)
         cv2.imwrite(str(folder / f"{key}.jpg"), photo[..., ::-1], [cv2.IMWRITE_JPEG_QUALITY, 90])
     return folder
+
+
+def layout_photo(faces: list[np.ndarray], seed: int, surface: str = "wood") -> tuple[np.ndarray, list[np.ndarray]]:
+    """An RGB phone photo (1600 × 1200) of the given faces laid apart on a table in rows of five, each turned a
+    little and maybe upside down, shot at 10–22° from the vertical; and each face's corners in the photo
+    (face order: its top left first, clockwise)."""
+    rng = np.random.default_rng(seed)
+    rows = -(-len(faces) // 5)
+    cam = Camera(1600, 1200, 62, 700, float(rng.uniform(10, 22)), float(rng.uniform(0, 360)),
+                 float(rng.uniform(-8, 8)), (0, 0))
+    hom = cam.homography()
+    mm = SURFACE_MM / SURFACE_PX
+    s = np.array([[mm, 0, -SURFACE_MM / 2], [0, -mm, SURFACE_MM / 2], [0, 0, 1.0]])
+    img = cv2.warpPerspective(np.ascontiguousarray(pooled(surface, seed % 6)), hom @ s, (1600, 1200),
+                              borderMode=cv2.BORDER_REFLECT)
+    idbuf = np.full(img.shape[:2], -2, np.int16)
+    corners = []
+    for k, face in enumerate(faces):
+        row, col = divmod(k, 5)
+        centre = ((col - 2) * 85.0 + float(rng.normal(0, 3)), ((rows - 1) / 2 - row) * 122.0 + float(rng.normal(0, 3)))
+        angle = float(rng.normal(0, 0.08)) + (np.pi if rng.random() < 0.3 else 0.0)
+        placed = PlacedCard(Card.ROLL, centre, angle, None)
+        to_image = hom @ placed.face_to_table(face.shape[1], face.shape[0])
+        _warp_card(img, idbuf, pyramid(face), to_image, k, 1.0, 0.3)
+        h, w = face.shape[:2]
+        rect = np.array([[[0, 0], [w, 0], [w, h], [0, h]]], np.float32)
+        corners.append(np.asarray(cv2.perspectiveTransform(rect, to_image)[0], np.float64))
+    return img, corners

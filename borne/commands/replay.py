@@ -16,7 +16,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("source", metavar="SOURCE")
     p.add_argument("--layout", required=True, metavar="LAYOUT.json", help="the table layout (CONTRACT.md §4)")
-    p.add_argument("--edition", default="generic", help="deck edition (default: the built-in generic edition)")
+    p.add_argument("--edition", default="generic",
+                   help="deck edition: an enrolled one, or `unknown` (a deck nobody enrolled: distance cards by their "
+                        "numerals, other cards unknown; default: the built-in generic edition)")
     p.add_argument("--goal", type=int, choices=(700, 1000), default=None,
                    help="the hand's goal (default: 700 for 2 or 3 sides, 1000 otherwise)")
     p.add_argument("--fps", type=float, default=10.0, help="frame rate of a folder of frames (default 10)")

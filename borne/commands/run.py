@@ -43,7 +43,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         "display (Edit zones), else the demo's own, else two sides facing each other")
     p.add_argument("--table", default=DEFAULT_TABLE, metavar="NAME",
                    help=f"the table's name: zones saved on the display are kept per table (default {DEFAULT_TABLE!r})")
-    p.add_argument("--edition", default="generic", help="deck edition (default: the built-in generic edition)")
+    p.add_argument("--edition", default="generic",
+                   help="deck edition: an enrolled one, or `unknown` (a deck nobody enrolled: distance cards by their "
+                        "numerals, other cards unknown; default: the built-in generic edition)")
     p.add_argument("--goal", type=int, choices=(700, 1000), default=None, help="the hands' goal")
     p.add_argument("--game", type=int, default=None, metavar="ID",
                    help="the game finished hands go to (default: the latest game of the layout's sides, else a new one)")

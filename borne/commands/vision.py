@@ -20,7 +20,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("image", metavar="IMAGE")
     p.add_argument("--layout", default=None, metavar="LAYOUT.json",
                    help="the table layout (CONTRACT.md §4); without it the sides are found from the table")
-    p.add_argument("--edition", default="generic", help="deck edition (default: the built-in generic edition)")
+    p.add_argument("--edition", default="generic",
+                   help="deck edition: an enrolled one, or `unknown` (a deck nobody enrolled: distance cards by their "
+                        "numerals, other cards unknown; default: the built-in generic edition)")
     p.add_argument("--draw", metavar="OUT.jpg", help="also write the picture with boxes, ids and zones drawn on it")
     p.set_defaults(func=_detect)
 
@@ -29,12 +31,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="teach Borne a deck edition from one photo per card",
         description="FOLDER holds one photo or scan per card type, named by card id (distance_25.jpg, …, "
         "driving_ace.png; back.jpg optional): a photo holding the card (at an angle, on any background) or a plain "
-        "scan or picture file of the card filling the image. Each card is found and straightened, and the faces "
+        "scan or picture file of the card filling the image; or FOLDER is one photo of the 19 card types laid "
+        "out apart on the table, in any order (their names are proposed and confirmed). "
+        "Each card is found and straightened, and the faces "
         "are the edition: Borne reads a card by matching it against them, nothing is fitted (seconds). Faces "
         "that differ only in small print are named. Afterwards detect and replay take --edition NAME.",
     )
     p.add_argument("folder", metavar="FOLDER")
     p.add_argument("--edition", required=True, metavar="NAME", help="the name to give the edition")
+    p.add_argument("--yes", action="store_true",
+                   help="one photo of the cards laid out: take the names Borne proposes without asking")
+    p.add_argument("--names", default=None, metavar="'3=stop 7=roll'",
+                   help="one photo of the cards laid out: correct the proposed names of these cards (by number)")
     p.add_argument("--fitted", action="store_true",
                    help="also fit the recogniser of hand-made features on scenes rendered with the faces (minutes; "
                         "the reading before faces were matched, kept for the benches that compare the two)")
@@ -98,8 +106,12 @@ def _enrol(args: argparse.Namespace) -> int:
         if not reader_path_.is_file():
             raise CommandError(f"--reader: {reader_path_} is missing (train it with `borne train reader`)")
     started = time.monotonic()
-    with tqdm(total=19, desc="finding cards", unit="card") as bar:
-        edition = enrol_folder(Path(args.folder), args.edition, progress=lambda key: bar.update(1))
+    if Path(args.folder).is_file():  # one photo of the 19 cards laid out
+        edition, waited = _enrol_layout(Path(args.folder), args)
+        started += waited
+    else:
+        with tqdm(total=19, desc="finding cards", unit="card") as bar:
+            edition = enrol_folder(Path(args.folder), args.edition, progress=lambda key: bar.update(1))
     # an edition enrolled again keeps nothing of the way it was read before
     for stale in (RECOGNISER_FILE, HEAD_FILE, PROTOTYPES_FILE):
         (edition.folder / stale).unlink(missing_ok=True)
@@ -111,6 +123,48 @@ def _enrol(args: argparse.Namespace) -> int:
         recogniser.save(edition.folder / RECOGNISER_FILE)
     print(f"enrolled edition {edition.name!r} in {time.monotonic() - started:.1f} s; use --edition {edition.name}")
     return 0
+
+
+def _enrol_layout(photo: Any, args: argparse.Namespace) -> tuple[Any, float]:
+    """One photo of the 19 card types laid out: the cards found, straightened and named, the names confirmed
+    (``--yes``, ``--names`` or at the terminal), then stored; and the seconds spent waiting for the person (the
+    time printed is Borne's)."""
+    import sys
+    import tempfile
+    import time
+    from pathlib import Path
+
+    from borne.commands import CommandError
+    from datasets.edition import data_dir
+    from datasets.enrol import enrolment_name
+    from datasets.enrol_layout import draw_sheet, enrol_layout, lay_out, parse_corrections
+    from datasets.errors import EnrolmentError
+
+    name = enrolment_name(args.edition)
+    cards = lay_out(photo)
+    sheet = draw_sheet(cards, Path(tempfile.gettempdir()) / f"borne-enrol-{name}.png")
+    print(f"found {len(cards)} cards; their names as proposed (also drawn in {sheet}):", file=sys.stderr)
+    for c in cards:
+        how = "its numeral" if c.by_numeral else "looks like the generic edition's"
+        print(f"  {c.number:2d}  {c.proposed.value:<15} ({how})", file=sys.stderr)
+    corrections = parse_corrections(args.names or "")
+    waited = 0.0
+    if not args.yes and not args.names:
+        if not sys.stdin.isatty():
+            raise CommandError("confirm the names: --yes if they are right, or --names '3=stop 7=roll' to correct them")
+        while True:
+            asked = time.monotonic()
+            answer = input("Enter if they are right, or corrections (e.g. 3=stop 7=roll): ").strip()
+            waited += time.monotonic() - asked
+            try:
+                corrections = parse_corrections(answer)
+                edition = enrol_layout(cards, name, corrections, out_root=data_dir() / "editions")
+                break
+            except EnrolmentError as e:
+                print(f"  {e}", file=sys.stderr)
+    else:
+        edition = enrol_layout(cards, name, corrections, out_root=data_dir() / "editions")
+    return edition, waited
 
 
 def _warn_look_alikes(folder: Any, name: str) -> None:

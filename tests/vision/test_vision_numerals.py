@@ -55,3 +55,25 @@ def test_a_card_with_no_value_and_a_foreign_number_say_nothing(reader):
 def test_the_text_recogniser_runs_without_the_ocr_package_s_code(reader):
     assert reader.read_lines([]) == []
     assert "rapidocr_onnxruntime" not in sys.modules  # its model file only: none of its dependencies
+
+
+def test_an_unknown_deck_counts_its_distance_cards_and_names_no_other(reader):
+    from scoring.cards import Card
+    from vision.read.models import load_recogniser
+    from vision.read.numerals import NumeralRecogniser
+
+    unknown = load_recogniser("unknown")
+    assert isinstance(unknown, NumeralRecogniser)
+    faces = held_out_edition("midcard")
+    for card in (Card.DISTANCE_75, Card.DISTANCE_200, Card.STOP, Card.DRIVING_ACE):
+        image, corners = on_table(faces[card.value], 120, turn=1)
+        (reading,) = unknown.read(image, [corners])
+        assert reading.card is (card if card.is_distance else None)
+
+
+def test_unknown_is_no_name_to_enrol_under(tmp_path):
+    from datasets.enrol import enrol_folder
+    from datasets.errors import EnrolmentError
+
+    with pytest.raises(EnrolmentError, match="a deck nobody enrolled"):
+        enrol_folder(tmp_path, "unknown")

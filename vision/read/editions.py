@@ -49,6 +49,10 @@ def is_folder_name(name: str) -> bool:
     return os.sep in name or name.startswith(".")
 
 
+RESERVED = ("unknown",)
+"""Names no enrolled edition may take: ``unknown`` reads a deck nobody enrolled by its numerals."""
+
+
 def enrolled_folder(name: str) -> Path:
     """The folder of an edition that is not the built-in one: a path as given, else its enrolled folder.
 

@@ -164,7 +164,7 @@ class FaceMatcher:
                 raise ModelError(f"edition {name}: no face for {card.value}")
             faces.append(_reference(_read(files[card.value])))
         back = _reference(_read(files[BACK])) if BACK in files else None
-        return cls(name, tuple(Card), np.stack(faces), back)
+        return cls(name, tuple(Card), same_way_up(np.stack(faces)), back)
 
     def look_alikes(self, threshold: float = LOOK_ALIKE) -> list[tuple[Card, ...]]:
         """Groups of faces that correlate at least ``threshold`` at the first look's size: only the closer look
@@ -357,6 +357,33 @@ class FaceMatcher:
         return self._bands[rows]
 
 
+def same_way_up(faces: NDArray[np.uint8], rounds: int = 3) -> NDArray[np.uint8]:
+    """The faces, each turned half round where that makes it agree better with the others (the mean face): a
+    card photographed or laid upside down is stored the way its edition's other faces are, so that the
+    closer look compares like with like where they differ.
+
+    >>> faces = np.zeros((3, 6, 4, 3), np.uint8); faces[:, :2] = 200; faces[1] = faces[1, ::-1, ::-1]
+    >>> bool((same_way_up(faces)[1, :2] == 200).all())
+    True
+    """
+    def template(face: NDArray[np.uint8]) -> NDArray[np.float32]:
+        small: NDArray[np.uint8] = cv2.resize(face, (TEMPLATE_WIDTH, TEMPLATE_HEIGHT), interpolation=cv2.INTER_AREA)  # type: ignore[assignment]
+        return _normalised(small).ravel()
+
+    small = np.stack([template(f) for f in faces])
+    turned = np.stack([template(np.ascontiguousarray(f[::-1, ::-1])) for f in faces])
+    flip = np.zeros(len(faces), bool)
+    for _ in range(rounds):
+        mean = np.where(flip[:, None], turned, small).mean(axis=0)
+        now = turned @ mean > small @ mean
+        if np.array_equal(now, flip):
+            break
+        flip = now
+    out = faces.copy()
+    out[flip] = faces[flip][:, ::-1, ::-1]
+    return out
+
+
 def _views(box: NDArray[np.floating]) -> list[tuple[NDArray[np.float64], float]]:
     """The ways an outline can show a card, each as its corners from the face's top left (clockwise) and the
     share of the card's length it shows: its long side along the card (a whole card, or most of one), or
@@ -407,7 +434,9 @@ WHITE_PERCENTILE = 95
 def _balanced(bgr: NDArray[np.uint8]) -> NDArray[np.uint8]:
     """The picture with its white (:data:`WHITE_PERCENTILE`) brought to a neutral 235: the lamp's colour and
     the exposure no longer count, the card's own colours do."""
-    white = np.percentile(bgr.reshape(-1, 3), WHITE_PERCENTILE, axis=0).astype(np.float32)
+    pixels = bgr.reshape(-1, 3)
+    k = min(len(pixels) - 1, len(pixels) * WHITE_PERCENTILE // 100)
+    white = np.partition(pixels, k, axis=0)[k].astype(np.float32)
     out: NDArray[np.uint8] = np.clip(bgr.astype(np.float32) * (235.0 / np.maximum(white, 16.0)), 0, 255).astype(np.uint8)
     return out
 

@@ -76,13 +76,22 @@ def faces_folder(edition: str) -> Path:
 def load_recogniser(edition: str, *, outline_first: bool = False) -> Recogniser:
     """What reads an edition's cards: its own faces, matched (:class:`vision.read.matcher.FaceMatcher`);
     ``outline_first``: on each card's own outline, found first (a still photo's reading: a dozen milliseconds a
-    card), else on the detector's box (video).
+    card), else on the detector's box (video). ``unknown`` is a deck nobody enrolled: its distance cards are
+    read by their printed numerals (:class:`vision.read.numerals.NumeralRecogniser`), every other card is
+    unknown.
 
     :raises ModelError: the edition's faces are missing or unreadable.
     :raises UnknownEditionError: no edition is enrolled under that name.
     """
     from vision.read.matcher import FaceMatcher
+    from vision.read.numerals import UNKNOWN_DECK, NumeralRecogniser
 
+    if edition == UNKNOWN_DECK:
+        numerals = numeral_reader()
+        if numerals is None:
+            raise ModelError("an unknown deck is read by its numerals, and the text recogniser is not installed "
+                             "(`pip install --no-deps rapidocr-onnxruntime==1.4.4`, which `make install` does)")
+        return NumeralRecogniser(numerals)
     matcher = FaceMatcher.from_folder(faces_folder(edition), edition)
     matcher.outline_first = outline_first
     if outline_first:  # a still photo: an unsure distance card gets its numeral read too

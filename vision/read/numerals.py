@@ -19,6 +19,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -26,6 +27,9 @@ from numpy.typing import NDArray
 
 from vision.errors import ModelError
 from vision.read.crops import CARD_ASPECT, clockwise, cut_card
+
+if TYPE_CHECKING:
+    from vision.read.recogniser import Reading
 
 VALUES = (25, 50, 75, 100, 200)
 """The distance cards' values."""
@@ -132,3 +136,38 @@ class NumeralReader:
             if found is not None and probability >= MIN_PROBABILITY:
                 values.append(int(found.group(1)))
         return values
+
+
+UNKNOWN_DECK = "unknown"
+"""The edition name of a deck nobody enrolled: its distance cards are counted by their numerals."""
+WHOLE_PROPORTIONS = (0.8, 1.3)
+"""A box whose length over its width, against a card's, lies in this range may hold a whole card."""
+
+
+@dataclass
+class NumeralRecogniser:
+    """The reading of a deck nobody enrolled (implements :class:`~vision.read.recogniser.Recogniser`): a whole
+    card that prints one of the five values is that distance card; every other card is "unknown" (which
+    safety, which hazard: a face nobody enrolled cannot say). A speed limit printing "50" reads as a 50."""
+
+    numerals: NumeralReader
+    edition: str = UNKNOWN_DECK
+
+    def read(self, image: NDArray[np.uint8], boxes: list[NDArray[np.floating]]) -> list[Reading]:
+        from scoring.cards import Card
+        from vision.read.recogniser import Reading
+
+        readings = []
+        for box in boxes:
+            q = clockwise(box)
+            sides = np.linalg.norm(np.roll(q, -1, axis=0) - q, axis=1)
+            short, long = sorted(((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2))
+            whole = short > 0 and WHOLE_PROPORTIONS[0] <= long * CARD_ASPECT / short <= WHOLE_PROPORTIONS[1]
+            value = self.numerals.value(image, q) if whole else None
+            readings.append(Reading(None, 0.0) if value is None else Reading(Card(f"distance_{value}"), NUMERAL_SURE))
+        return readings
+
+
+NUMERAL_SURE = 0.95
+"""The confidence of a value the recogniser named (it names one of the five values or nothing)."""
+

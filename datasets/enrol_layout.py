@@ -1,0 +1,222 @@
+"""Enrolling a deck from one photo of its 19 card types laid out on the table, in any order.
+
+Each card is found in the photo (the card-shaped quadrilaterals of :func:`datasets.enrol.card_candidates`,
+one per card, of about one size) and straightened. Then each is given a name to confirm: a distance card by
+its printed numeral (:mod:`vision.read.numerals`), the others by the generic edition's face they resemble
+most, each name given once (the surest first). The person enrolling confirms or corrects the names (the
+terminal shows them and draws a numbered sheet of the cards); nothing is stored before that.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from datasets.edition import FACE_KEYS, Edition, write_edition
+from datasets.enrol import (
+    _outer_frame,
+    card_candidates,
+    even_out,
+    order_corners,
+    same_faces,
+    straighten,
+)
+from datasets.errors import DuplicateFaceError, EnrolmentError
+from scoring.cards import Card
+
+LAYOUT_WORK_PX = 1600
+"""The photo is searched for cards on a copy this many pixels across (19 cards: each covers 1–4 % of it)."""
+MIN_CARD_SHARE = 0.002
+"""A card covers at least this share of the photo."""
+SIZE_SPREAD = 1.8
+"""Cards of one deck in one photo: each card's area within this factor of the median card's."""
+
+
+@dataclass(frozen=True)
+class LaidCard:
+    """One card found in the layout photo, straightened, with the name proposed for it."""
+
+    number: int
+    """1-based, in reading order (rows top to bottom, left to right): how the person names it."""
+    corners: np.ndarray
+    face: np.ndarray
+    """RGB, upright or upside down (a card's two ends are told apart by the reading, not here)."""
+    proposed: Card
+    by_numeral: bool
+    """The proposal comes from the printed numeral (else from resemblance to the generic edition)."""
+
+
+def find_laid_cards(image: np.ndarray) -> list[np.ndarray]:
+    """The corners (face order) of each card in an RGB photo of cards laid apart, in reading order.
+
+    :raises EnrolmentError: no card found.
+    """
+    cards, scale = card_candidates(image, min_share=MIN_CARD_SHARE, work_px=LAYOUT_WORK_PX)
+    found = _one_per_card(cards)
+    if not found:
+        raise EnrolmentError("no card found in the photo: lay the cards apart, face up, on a plain table")
+    # a quadrilateral round two cards side by side would take both: again, with cards of the typical size only
+    typical = float(np.median([cv2.contourArea(q.astype(np.float32)) for q in found]))
+    sized = [c for c in cards if typical / SIZE_SPREAD <= cv2.contourArea(c[2].astype(np.float32)) <= typical * SIZE_SPREAD]
+    found = _one_per_card(sized)
+    rows = sorted(found, key=lambda q: float(q[:, 1].mean()))
+    height = float(np.sqrt(typical)) * 1.2
+    ordered: list[np.ndarray] = []
+    while rows:  # a row: the cards whose centres lie within about half a card of the first's
+        top = float(rows[0][:, 1].mean())
+        row = [q for q in rows if float(q[:, 1].mean()) - top < 0.6 * height]
+        ordered += sorted(row, key=lambda q: float(q[:, 0].mean()))
+        rows = [q for q in rows if not any(q is r for r in row)]
+    return [q / scale for q in ordered]
+
+
+def _one_per_card(cards: list[tuple[float, float, np.ndarray]]) -> list[np.ndarray]:
+    """The best quadrilateral of each card (or the card's edge round a frame printed inside it): candidates
+    whose centres lie inside one another are one card."""
+    remaining = sorted(cards, key=lambda c: -c[0])
+    found = []
+    while remaining:
+        best = remaining[0][2].astype(np.float32).reshape(-1, 1, 2)
+        centre = remaining[0][2].mean(axis=0)
+
+        def same(c: tuple[float, float, np.ndarray], best: np.ndarray = best, centre: np.ndarray = centre) -> bool:
+            polygon = c[2].astype(np.float32).reshape(-1, 1, 2)
+            inside = cv2.pointPolygonTest(best, tuple(float(v) for v in c[2].mean(axis=0)), False) >= 0
+            return bool(inside or cv2.pointPolygonTest(polygon, (float(centre[0]), float(centre[1])), False) >= 0)
+
+        group = [c for c in remaining if same(c)]
+        found.append(_outer_frame(group))
+        remaining = [c for c in remaining if not same(c)]
+    return found
+
+
+def propose_names(faces: list[np.ndarray]) -> list[tuple[Card, bool]]:
+    """A name for each straightened face (RGB), each card id once: distance cards by their numerals where
+    readable, then the rest by the generic edition's face each resembles most, the surest pairs first.
+
+    :raises EnrolmentError: not 19 faces.
+    """
+    from vision.read.matcher import FaceMatcher
+    from vision.read.models import faces_folder, numeral_reader
+
+    if len(faces) != len(Card):
+        raise EnrolmentError(f"found {len(faces)} cards in the photo, not {len(Card)}: lay each card type once, face "
+                             "up and apart from the others, on a plain table, and photograph them all")
+    generic = FaceMatcher.from_folder(faces_folder("generic"), "generic")
+    reader = numeral_reader()
+    names: dict[int, tuple[Card, bool]] = {}
+    if reader is not None:
+        for k, face in enumerate(faces):
+            bgr = np.ascontiguousarray(face[..., ::-1])
+            h, w = bgr.shape[:2]
+            value = reader.value(bgr, np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64))
+            card = Card(f"distance_{value}") if value is not None else None
+            if card is not None and card not in {c for c, _ in names.values()}:
+                names[k] = (card, True)
+    scores = np.zeros((len(faces), len(Card)))
+    for k, face in enumerate(faces):
+        bgr = np.ascontiguousarray(cv2.resize(face, (120, 186), interpolation=cv2.INTER_AREA)[..., ::-1])
+        rows, _ = generic.scores(bgr, np.array([[0, 0], [120, 0], [120, 186], [0, 186]], np.float64))
+        scores[k] = rows[:, : len(Card)].max(axis=0)
+    taken = {c for c, _ in names.values()}
+    free = [k for k in range(len(faces)) if k not in names]
+    cards = [j for j, c in enumerate(Card) if c not in taken]
+    pairs = sorted(((scores[k, j], k, j) for k in free for j in cards), reverse=True)
+    for _, k, j in pairs:
+        if k not in names and list(Card)[j] not in taken:
+            names[k] = (list(Card)[j], False)
+            taken.add(list(Card)[j])
+    return [names[k] for k in range(len(faces))]
+
+
+def lay_out(photo: Path | np.ndarray) -> list[LaidCard]:
+    """The cards of a layout photo (a file, or an RGB array), straightened and named for confirmation.
+
+    :raises EnrolmentError: an unreadable photo, or not 19 cards in it.
+    """
+    if isinstance(photo, Path):
+        from datasets.edition import read_rgb
+
+        try:
+            image = read_rgb(photo)
+        except Exception as e:  # noqa: BLE001 - any unreadable file is the user's photo, not our bug
+            raise EnrolmentError(f"{photo}: not a readable picture ({e})") from None
+    else:
+        image = photo
+    quads = find_laid_cards(image)
+    faces = [straighten(image, order_corners(q)) for q in quads]
+    names = propose_names(faces)
+    return [LaidCard(k + 1, q, f, card, by_numeral)
+            for k, (q, f, (card, by_numeral)) in enumerate(zip(quads, faces, names, strict=True))]
+
+
+def parse_corrections(text: str) -> dict[int, Card]:
+    """``"3=stop, 7=roll"`` as card numbers and the ids they are.
+
+    >>> parse_corrections("3=stop, 7=roll")
+    {3: <Card.STOP: 'stop'>, 7: <Card.ROLL: 'roll'>}
+
+    :raises EnrolmentError: anything else.
+    """
+    out: dict[int, Card] = {}
+    for part in text.replace(",", " ").split():
+        number, _, name = part.partition("=")
+        try:
+            out[int(number)] = Card(name.strip())
+        except ValueError:
+            raise EnrolmentError(f"{part!r}: write NUMBER=CARD_ID, e.g. 3=stop (ids: {', '.join(c.value for c in Card)})") from None
+    return out
+
+
+def named(cards: list[LaidCard], corrections: dict[int, Card]) -> dict[str, np.ndarray]:
+    """The faces by card id once the corrections are applied.
+
+    :raises EnrolmentError: a number not in the photo, or a card id given to two cards or to none.
+    """
+    unknown = sorted(set(corrections) - {c.number for c in cards})
+    if unknown:
+        raise EnrolmentError(f"no card numbered {unknown[0]} in the photo (1–{len(cards)})")
+    ids = {c.number: corrections.get(c.number, c.proposed) for c in cards}
+    twice = sorted({card.value for card in ids.values() if list(ids.values()).count(card) > 1})
+    if twice:
+        numbers = [n for n, card in ids.items() if card.value == twice[0]]
+        raise EnrolmentError(f"cards {' and '.join(map(str, numbers))} are both named {twice[0]}: each card id once")
+    return {ids[c.number].value: c.face for c in cards}
+
+
+def draw_sheet(cards: list[LaidCard], path: Path) -> Path:
+    """A numbered sheet of the straightened cards with their proposed names, for the person to check."""
+    tiles = []
+    for c in cards:
+        tile = cv2.resize(c.face[..., ::-1], (150, 233), interpolation=cv2.INTER_AREA)
+        tile = cv2.copyMakeBorder(tile, 0, 46, 4, 4, cv2.BORDER_CONSTANT, value=(255, 255, 255))
+        cv2.putText(tile, f"{c.number}", (6, 256), cv2.FONT_HERSHEY_SIMPLEX, 0.7, (0, 0, 0), 2, cv2.LINE_AA)
+        cv2.putText(tile, c.proposed.value, (6, 274), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (40, 40, 160), 1, cv2.LINE_AA)
+        tiles.append(tile)
+    while len(tiles) % 5:
+        tiles.append(np.full_like(tiles[0], 255))
+    sheet = np.vstack([np.hstack(tiles[i : i + 5]) for i in range(0, len(tiles), 5)])
+    cv2.imwrite(str(path), sheet)
+    return path
+
+
+def enrol_layout(
+    cards: list[LaidCard], name: str, corrections: dict[int, Card], *, out_root: Path,
+    progress: Callable[[str], None] | None = None,
+) -> Edition:
+    """Store the confirmed faces as edition ``name``.
+
+    :raises EnrolmentError: names given twice, or two cards that are one picture.
+    """
+    faces = even_out(named(cards, corrections))
+    for a, b in same_faces(faces):
+        raise DuplicateFaceError(f"the cards named {a} and {b} show the same face: lay each card type once")
+    if progress is not None:
+        for key in FACE_KEYS:
+            if key in faces:
+                progress(key)
+    return write_edition(out_root / name, name, faces, source="enrolled from one photo of the cards laid out")

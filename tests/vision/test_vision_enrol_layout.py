@@ -1,0 +1,98 @@
+"""`borne enrol PHOTO`: one photo of the 19 card types laid out, named, confirmed, enrolled."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import cv2
+import numpy as np
+import pytest
+
+from datasets.art_test import held_out_edition
+from datasets.enrol_layout import lay_out, parse_corrections
+from datasets.errors import EnrolmentError
+from datasets.photos import layout_photo
+from scoring.cards import Card
+
+
+def laid_out(faces: dict[str, np.ndarray], path, *, seed: int, leave_out: int = 0):
+    """A layout photo of the faces in a shuffled order (the last ``leave_out`` left off); the order."""
+    order = list(Card)
+    np.random.default_rng(seed).shuffle(order)
+    order = order[: len(order) - leave_out]
+    image, corners = layout_photo([faces[c.value] for c in order], seed=seed)
+    cv2.imwrite(str(path), image[..., ::-1], [cv2.IMWRITE_JPEG_QUALITY, 92])
+    return order, corners
+
+
+def enrol(photo, tmp_path, *extra: str, stdin: str | None = None):
+    env = {**os.environ, "BORNE_DATA_DIR": str(tmp_path / "data"), "TMPDIR": str(tmp_path)}
+    return subprocess.run([sys.executable, "-m", "borne", "enrol", str(photo), "--edition", "laid", *extra],
+                          capture_output=True, text=True, env=env, timeout=600, input=stdin)
+
+
+def test_a_layout_of_the_generic_deck_is_named_and_enrolled_in_seconds(tmp_path):
+    from datasets.edition import load_edition
+    from tests.vision.test_vision_enrol import enrolled_recogniser, read_own_faces
+
+    faces = {c.value: load_edition("generic").face(c) for c in Card}
+    laid_out(faces, tmp_path / "table.jpg", seed=11)
+    out = enrol(tmp_path / "table.jpg", tmp_path, "--yes")
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "found 19 cards" in out.stderr and "enrolled edition 'laid'" in out.stdout
+    assert (tmp_path / "borne-enrol-laid.png").is_file()  # the numbered sheet to check the names on
+    env = {"BORNE_DATA_DIR": str(tmp_path / "data")}
+    assert read_own_faces(enrolled_recogniser(env, "laid"), faces, 8) == len(faces)
+
+
+def test_names_proposed_wrong_are_corrected_by_number(tmp_path):
+    faces = held_out_edition("midcard")  # a deck unlike the generic: its safeties are proposed wrong
+    order, corners = laid_out(faces, tmp_path / "table.jpg", seed=12)
+    cards = lay_out(tmp_path / "table.jpg")
+    truth = {}
+    for c in cards:  # which card each number is: the laid card whose centre is nearest
+        truth[c.number] = order[int(np.argmin([np.linalg.norm(c.corners.mean(axis=0) - q.mean(axis=0)) for q in corners]))]
+    distances = [c for c in cards if truth[c.number].is_distance]
+    assert sum(c.proposed is truth[c.number] for c in distances) >= 4  # read from their numerals
+    wrong = " ".join(f"{c.number}={truth[c.number].value}" for c in cards if c.proposed is not truth[c.number])
+    out = enrol(tmp_path / "table.jpg", tmp_path, "--names", wrong)
+    assert out.returncode == 0, out.stderr[-2000:]
+    from vision.read.matcher import FaceMatcher
+
+    matcher = FaceMatcher.from_folder(tmp_path / "data" / "editions" / "laid")
+    # the corrected names stand (the distance cards told apart by their numerals; gasoline, a face like no other)
+    for card in (Card.DISTANCE_25, Card.DISTANCE_75, Card.GASOLINE):
+        image = np.ascontiguousarray(cv2.resize(faces[card.value], (75, 116), interpolation=cv2.INTER_AREA)[..., ::-1])
+        box = np.array([[0, 0], [75, 0], [75, 116], [0, 116]], float)
+        assert matcher.read(image, [box])[0].card is card
+
+
+def test_without_a_terminal_the_names_are_confirmed_on_the_command_line(tmp_path):
+    from datasets.edition import load_edition
+
+    faces = {c.value: load_edition("generic").face(c) for c in Card}
+    laid_out(faces, tmp_path / "table.jpg", seed=13)
+    out = enrol(tmp_path / "table.jpg", tmp_path)  # no terminal, no --yes: nothing is stored
+    assert out.returncode == 2 and "--yes" in out.stderr
+    assert not (tmp_path / "data" / "editions" / "laid").exists()
+
+
+def test_a_photo_missing_a_card_or_naming_one_twice_is_refused_before_anything_is_stored(tmp_path):
+    from datasets.edition import load_edition
+
+    faces = {c.value: load_edition("generic").face(c) for c in Card}
+    laid_out(faces, tmp_path / "short.jpg", seed=14, leave_out=1)
+    out = enrol(tmp_path / "short.jpg", tmp_path, "--yes")
+    assert out.returncode == 2 and "found 18 cards" in out.stderr
+    laid_out(faces, tmp_path / "table.jpg", seed=14)
+    out = enrol(tmp_path / "table.jpg", tmp_path, "--names", "1=stop 2=stop")
+    assert out.returncode == 2 and "both named stop" in out.stderr
+    assert not (tmp_path / "data" / "editions" / "laid").exists()
+
+
+def test_corrections_are_read_strictly():
+    assert parse_corrections("") == {}
+    with pytest.raises(EnrolmentError, match="NUMBER=CARD_ID"):
+        parse_corrections("3=stopp")
