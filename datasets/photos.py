@@ -20,15 +20,21 @@ def card_photo(face: np.ndarray, seed: int, surface: str = "wood") -> np.ndarray
     rng = np.random.default_rng(seed)
     cam = Camera(900, 1200, 60, 190, float(rng.uniform(15, 28)), float(rng.uniform(0, 360)),
                  float(rng.uniform(-25, 25)), (0, 0))
-    hom = cam.homography()
-    mm = SURFACE_MM / SURFACE_PX
-    s = np.array([[mm, 0, -SURFACE_MM / 2], [0, -mm, SURFACE_MM / 2], [0, 0, 1.0]])
-    img = cv2.warpPerspective(np.ascontiguousarray(pooled(surface, seed % 6)), hom @ s, (900, 1200),
-                              borderMode=cv2.BORDER_REFLECT)
+    hom, img = _table(cam, surface, seed)
     placed = PlacedCard(Card.ROLL, (0.0, 0.0), float(rng.normal(0, 0.15)), None)
     idbuf = np.full(img.shape[:2], -2, np.int16)
     _warp_card(img, idbuf, pyramid(face), hom @ placed.face_to_table(face.shape[1], face.shape[0]), 0, 1.0, 0.3)
     return img
+
+
+def _table(cam: Camera, surface: str, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The camera's map from table millimetres to its picture, and its picture of the bare table."""
+    hom = cam.homography()
+    mm = SURFACE_MM / SURFACE_PX
+    s = np.array([[mm, 0, -SURFACE_MM / 2], [0, -mm, SURFACE_MM / 2], [0, 0, 1.0]])
+    img = cv2.warpPerspective(np.ascontiguousarray(pooled(surface, seed % 6)), hom @ s, (cam.width, cam.height),
+                              borderMode=cv2.BORDER_REFLECT)
+    return hom, img
 
 
 def write_photo_folder(faces: dict[str, np.ndarray], folder: Path, *, seed: int, surface: str = "wood") -> Path:
@@ -48,11 +54,7 @@ def layout_photo(faces: list[np.ndarray], seed: int, surface: str = "wood") -> t
     rows = -(-len(faces) // 5)
     cam = Camera(1600, 1200, 62, 700, float(rng.uniform(10, 22)), float(rng.uniform(0, 360)),
                  float(rng.uniform(-8, 8)), (0, 0))
-    hom = cam.homography()
-    mm = SURFACE_MM / SURFACE_PX
-    s = np.array([[mm, 0, -SURFACE_MM / 2], [0, -mm, SURFACE_MM / 2], [0, 0, 1.0]])
-    img = cv2.warpPerspective(np.ascontiguousarray(pooled(surface, seed % 6)), hom @ s, (1600, 1200),
-                              borderMode=cv2.BORDER_REFLECT)
+    hom, img = _table(cam, surface, seed)
     idbuf = np.full(img.shape[:2], -2, np.int16)
     corners = []
     for k, face in enumerate(faces):

@@ -26,7 +26,6 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
 
 import cv2
 import numpy as np
@@ -36,6 +35,7 @@ from scoring.cards import Card
 from vision.errors import ModelError
 from vision.geometry import iou
 from vision.read.crops import CARD_ASPECT, clockwise, cut_card
+from vision.read.likeness import SOFTEN, lab, normalised, standard
 from vision.read.numerals import NumeralReader
 from vision.read.recogniser import Reading
 
@@ -63,9 +63,6 @@ MIN_MARGIN = 0.04
 DETAIL_MARGIN = 0.15
 """When the two best cards are closer than this, the region where their faces differ is compared again
 at the frame's resolution."""
-SOFTEN = 1.0
-"""Faces and crops are blurred by this many template pixels before they are compared: a photo is softer
-than a scan (development stills: generic whole cards 0.922 → 0.980 read right, against no blur)."""
 MIN_DETAIL_MARGIN = 0.05
 """After the closer look, the best face must fit the region where the faces differ this much better than
 the next, else "unknown"."""
@@ -215,7 +212,7 @@ class FaceMatcher:
         rows = np.zeros((len(views), len(self.cards) + (self.back is not None)))
         for n, (q, share) in enumerate(views):
             height = _rows(share)
-            crop = _normalised(cut_card(image, q, width=TEMPLATE_WIDTH, height=height))
+            crop = normalised(cut_card(image, q, width=TEMPLATE_WIDTH, height=height))
             templates = self._templates(height)
             rows[n] = templates.reshape(len(templates), -1) @ crop.ravel()
         return rows, views
@@ -308,7 +305,7 @@ class FaceMatcher:
         width = round(height * CARD_ASPECT)
         rows = height if whole else max(8, round(height * share))
         faces = [self.faces[k][: None if whole else max(2, round(self.faces.shape[1] * share))] for k in group]
-        templates = np.stack([cv2.GaussianBlur(_lab(cv2.resize(f, (width, rows), interpolation=cv2.INTER_AREA)), (0, 0), SOFTEN)
+        templates = np.stack([cv2.GaussianBlur(lab(cv2.resize(f, (width, rows), interpolation=cv2.INTER_AREA)), (0, 0), SOFTEN)
                               for f in faces]).astype(np.float32)
         pad = max(2, round(height * 0.03))
         seen = self._placed(image, q, templates, pad=pad)
@@ -321,8 +318,8 @@ class FaceMatcher:
                 continue
             mask = cv2.dilate((apart >= 0.25 * float(apart.max())).astype(np.uint8), np.ones((2 * pad + 1,) * 2, np.uint8)) > 0
             ys, xs = np.nonzero(mask)
-            ref = _standard(templates[[i, j]][:, ys, xs]).reshape(2, -1) / (3 * len(ys))
-            best = ref @ _standard(seen[ys, xs]).ravel()
+            ref = standard(templates[[i, j]][:, ys, xs]).reshape(2, -1) / (3 * len(ys))
+            best = ref @ standard(seen[ys, xs]).ravel()
             margins[i, j], margins[j, i] = best[0] - best[1], best[1] - best[0]
             fits[i, j], fits[j, i] = best[0], best[1]
         worst = margins.min(axis=1)
@@ -337,8 +334,8 @@ class FaceMatcher:
         mean = templates.mean(axis=0)[..., 0]
         best: tuple[float, NDArray[np.float32] | None] = (-np.inf, None)
         for turned in (q, np.roll(q, -2, axis=0)):  # faces alike are often alike upside down too
-            lab = cv2.GaussianBlur(_lab(cut_card(image, turned, width=templates.shape[2], height=templates.shape[1])), (0, 0), SOFTEN)
-            crop: NDArray[np.float32] = cv2.copyMakeBorder(lab, pad, pad, pad, pad, cv2.BORDER_REPLICATE).astype(np.float32)
+            soft = cv2.GaussianBlur(lab(cut_card(image, turned, width=templates.shape[2], height=templates.shape[1])), (0, 0), SOFTEN)
+            crop: NDArray[np.float32] = cv2.copyMakeBorder(soft, pad, pad, pad, pad, cv2.BORDER_REPLICATE).astype(np.float32)
             fit = cv2.matchTemplate(np.ascontiguousarray(crop[..., 0]), np.ascontiguousarray(mean), cv2.TM_CCOEFF_NORMED)
             _, score, _, (dx, dy) = cv2.minMaxLoc(fit)
             if score > best[0]:
@@ -352,7 +349,7 @@ class FaceMatcher:
             faces = list(self.faces) + ([self.back] if self.back is not None else [])
             share = rows / TEMPLATE_HEIGHT
             self._bands[rows] = np.stack([
-                _normalised(cv2.resize(f[: max(2, round(f.shape[0] * share))], (TEMPLATE_WIDTH, rows),
+                normalised(cv2.resize(f[: max(2, round(f.shape[0] * share))], (TEMPLATE_WIDTH, rows),
                                        interpolation=cv2.INTER_AREA)) for f in faces])
         return self._bands[rows]
 
@@ -368,7 +365,7 @@ def same_way_up(faces: NDArray[np.uint8], rounds: int = 3) -> NDArray[np.uint8]:
     """
     def template(face: NDArray[np.uint8]) -> NDArray[np.float32]:
         small: NDArray[np.uint8] = cv2.resize(face, (TEMPLATE_WIDTH, TEMPLATE_HEIGHT), interpolation=cv2.INTER_AREA)  # type: ignore[assignment]
-        return _normalised(small).ravel()
+        return normalised(small).ravel()
 
     small = np.stack([template(f) for f in faces])
     turned = np.stack([template(np.ascontiguousarray(f[::-1, ::-1])) for f in faces])
@@ -418,55 +415,6 @@ def _rows(share: float) -> int:
 def _turn(box: NDArray[np.float64], view: NDArray[np.float64]) -> int:
     """Quarter turns of the box's corner order that give the view's."""
     return min(range(4), key=lambda k: float(np.abs(np.roll(box, -k, axis=0) - view).sum()))
-
-
-KEEP_HUE = True
-"""Compare colours as colours: each picture white-balanced on its own paper (:func:`_balanced`), and its Lab
-channels centred but scaled together, so that a pink band and an orange one differ (scaling each channel
-to unit spread on its own makes them the same pattern)."""
-CHANNEL_WEIGHTS = np.array([1.0, 3.0, 3.0], np.float32)
-"""Lab's channels weigh this much in a comparison: hue more than lightness (a teal band and a black one are
-both dark; a photo's bands are duller than the printed face's)."""
-WHITE_PERCENTILE = 95
-"""The picture's white is each channel at this percentile (the card's paper and rim)."""
-
-
-def _balanced(bgr: NDArray[np.uint8]) -> NDArray[np.uint8]:
-    """The picture with its white (:data:`WHITE_PERCENTILE`) brought to a neutral 235: the lamp's colour and
-    the exposure no longer count, the card's own colours do."""
-    pixels = bgr.reshape(-1, 3)
-    k = min(len(pixels) - 1, len(pixels) * WHITE_PERCENTILE // 100)
-    white = np.partition(pixels, k, axis=0)[k].astype(np.float32)
-    out: NDArray[np.uint8] = np.clip(bgr.astype(np.float32) * (235.0 / np.maximum(white, 16.0)), 0, 255).astype(np.uint8)
-    return out
-
-
-def _lab(bgr: NDArray[np.uint8]) -> NDArray[np.float32]:
-    out: NDArray[np.float32] = cv2.cvtColor(_balanced(bgr) if KEEP_HUE else bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
-    return out
-
-
-def _normalised(bgr: NDArray[np.uint8]) -> NDArray[np.float32]:
-    """Lab, softened by :data:`SOFTEN`, each channel at zero mean and unit spread (a flat channel stays
-    flat), then the whole scaled to unit length, so that the dot product of two is their correlation."""
-    lab = cv2.GaussianBlur(_lab(bgr), (0, 0), SOFTEN)
-    if KEEP_HUE:
-        lab = (lab - lab.mean(axis=(0, 1))) * CHANNEL_WEIGHTS
-    else:
-        lab = (lab - lab.mean(axis=(0, 1))) / (lab.std(axis=(0, 1)) + 2.0)
-    out: NDArray[np.float32] = lab / (float(np.linalg.norm(lab)) + 1e-6)
-    return out
-
-
-def _standard(pixels: NDArray[Any]) -> NDArray[np.float32]:
-    """Pixels ``(n, k, 3)`` with each channel of each row at zero mean and unit spread."""
-    p = np.asarray(pixels, dtype=np.float32)
-    if KEEP_HUE:
-        p = (p - p.mean(axis=-2, keepdims=True)) * CHANNEL_WEIGHTS
-        out: NDArray[np.float32] = p / (np.sqrt((p**2).mean(axis=(-2, -1), keepdims=True)) + 2.0)
-        return out
-    out = (p - p.mean(axis=-2, keepdims=True)) / (p.std(axis=-2, keepdims=True) + 2.0)
-    return out
 
 
 CONFIDENCE_WEIGHTS = (-4.234, 5.351, 19.756, -0.275)
