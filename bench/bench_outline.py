@@ -56,7 +56,7 @@ def main() -> None:
     parser.add_argument("--detector", type=Path, default=None, help="another ONNX detector than the shipped one")
     parser.add_argument("--worst", type=Path, default=None, help="draw the 20 worst outlines into this folder")
     parser.add_argument("--align", action="store_true",
-                        help="also align each box's matched face with the frame (the scene's deck, as bench_match enrols it)")
+                        help="also outline each box as `borne detect` does (its matched face aligned with the frame; the scene's deck, as bench_match enrols it)")
     args = parser.parse_args()
 
     from vision.read.detector import OnnxCardDetector
@@ -102,7 +102,7 @@ def main() -> None:
 
                     matcher = matcher_for(str(still.truth.get("edition", "generic")), folder, matchers)
                     started = time.perf_counter()
-                    aligned = matcher.aligned(still.image, box)
+                    aligned = matcher.outline(still.image, box)  # as `borne detect` outlines a box
                     align_seconds.append(time.perf_counter() - started)
                     # where the face does not align, the box stands
                     aligned_errors.append(corner_error(aligned if aligned is not None else box, true) / length)
