@@ -86,8 +86,8 @@ def main() -> None:
                              "vision.read.tiling.STILL_TILE_SHARE; the live pipeline uses 1.0)")
     parser.add_argument("--duplicate-overlap", type=float, default=None,
                         help="tile merge's duplicate overlap (default: the runtime's; 1 turns it off)")
-    parser.add_argument("--fitted", action="store_true",
-                        help="read with the recogniser fitted at enrolment (the reading before faces were matched)")
+    parser.add_argument("--faces", action="store_true",
+                        help="read by matching the edition's faces even where it has a fitted recogniser (the generic)")
     parser.add_argument("--no-outline", action="store_true",
                         help="the matcher reads each box as the detector gives it, not the card's own outline")
     parser.add_argument("--misses", default=None, metavar="DIR",
@@ -101,10 +101,10 @@ def main() -> None:
     detector = Path(args.detector) if args.detector else None
     misses = Path(args.misses) if args.misses else None
     reader = FrameReader.from_models(args.edition, still=True, detector=detector)  # as `borne detect` reads a photo
-    if args.fitted:
-        from vision.read.models import load_fitted_recogniser
+    if args.faces:
+        from vision.read.models import load_recogniser
 
-        reader.recogniser = load_fitted_recogniser(args.edition)
+        reader.recogniser = load_recogniser(args.edition, outline_first=True, faces=True)
     if args.no_outline:
         reader.recogniser.outline_first = False  # type: ignore[attr-defined]
     if args.nms_iou is not None:

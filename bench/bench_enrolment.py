@@ -36,6 +36,9 @@ from scoring.cards import Card
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--fitted", action="store_true", help="`borne enrol --fitted`: also fit the old recogniser")
+    parser.add_argument("--layout", action="store_true",
+                        help="enrol from one photo of the 19 cards laid out (names taken as proposed, then corrected "
+                             "by number from the truth, as a person would at the prompt)")
     parser.add_argument("--scenes", type=int, default=400, help="with --fitted: scenes `borne enrol` renders")
     parser.add_argument("--test-scenes", type=int, default=150)
     parser.add_argument("--surface", default="wood")
@@ -51,10 +54,13 @@ def main() -> None:
         from datasets.photos import write_photo_folder
 
         write_edition(root / "data" / "editions" / "retro-original", "retro-original", faces, source="art_retro")
-        photos = write_photo_folder(faces, root / "photos", seed=args.seed, surface=args.surface)
+        if args.layout:
+            photos, extra = _layout(faces, root, args.seed, args.surface)
+        else:
+            photos, extra = write_photo_folder(faces, root / "photos", seed=args.seed, surface=args.surface), []
         started = time.monotonic()
         done = subprocess.run(
-            [sys.executable, "-m", "borne", "enrol", str(photos), "--edition", "retro",
+            [sys.executable, "-m", "borne", "enrol", str(photos), "--edition", "retro", *extra,
              *(["--fitted", "--scenes", str(args.scenes)] if args.fitted else [])],
             env={**os.environ}, capture_output=True, text=True,
         )
@@ -62,7 +68,9 @@ def main() -> None:
         if done.returncode != 0:
             sys.exit(f"borne enrol failed: {done.stderr.strip().splitlines()[-1]}")
         fitted = f", fitted on {args.scenes} scenes" if args.fitted else ""
-        print(f"borne enrol: 19 angled photos on {args.surface}{fitted}: {took:.1f} s")
+        what = "one photo of the 19 cards laid out" if args.layout else "19 angled photos"
+        print(f"borne enrol: {what} on {args.surface}{fitted}: {took:.1f} s (the names proposed and corrected: "
+              f"{' '.join(extra[1:]) or 'none'})")
         print("  " + done.stdout.strip().splitlines()[-1])
         from vision.read.models import load_fitted_recogniser, load_recogniser
 
@@ -79,6 +87,26 @@ def main() -> None:
             if args.fitted:
                 reader.recogniser = recogniser
             measure_detect(reader, renderer, scenes=args.detect_scenes, seed=args.seed + 2)
+
+
+def _layout(faces: dict[str, np.ndarray], root: Path, seed: int, surface: str) -> tuple[Path, list[str]]:
+    """A layout photo of the faces in a shuffled order, and the ``--names`` correcting what Borne proposes."""
+    import cv2
+
+    from datasets.enrol_layout import lay_out
+    from datasets.photos import layout_photo
+
+    order = list(Card)
+    np.random.default_rng(seed).shuffle(order)
+    image, corners = layout_photo([faces[c.value] for c in order], seed=seed, surface=surface)
+    photo = root / "table.jpg"
+    cv2.imwrite(str(photo), image[..., ::-1], [cv2.IMWRITE_JPEG_QUALITY, 92])
+    wrong = []
+    for laid in lay_out(photo):  # what the person sees at the prompt, corrected from what they know
+        truth = order[int(np.argmin([np.linalg.norm(laid.corners.mean(axis=0) - q.mean(axis=0)) for q in corners]))]
+        if laid.proposed is not truth:
+            wrong.append(f"{laid.number}={truth.value}")
+    return photo, ["--names", " ".join(wrong)] if wrong else ["--yes"]
 
 
 if __name__ == "__main__":

@@ -44,8 +44,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--names", default=None, metavar="'3=stop 7=roll'",
                    help="one photo of the cards laid out: correct the proposed names of these cards (by number)")
     p.add_argument("--fitted", action="store_true",
-                   help="also fit the recogniser of hand-made features on scenes rendered with the faces (minutes; "
-                        "the reading before faces were matched, kept for the benches that compare the two)")
+                   help="also fit a recogniser on scenes rendered with the faces (about 90 s); detect and replay then "
+                        "read the edition with it: a deck whose cards differ only in small print is read far better "
+                        "so today")
     p.add_argument("--scenes", type=int, default=400, help="with --fitted: scenes rendered to fit it (default 400)")
     p.add_argument("--reader", action="store_true",
                    help="enrol with the learned face reader (models/reader.onnx) instead: about half a minute, "
@@ -176,7 +177,8 @@ def _warn_look_alikes(folder: Any, name: str) -> None:
     for group in FaceMatcher.from_folder(folder, name).look_alikes():
         names = [c.value for c in group]
         print(f"note: {', '.join(names[:-1])} and {names[-1]} differ only in small print: Borne tells them apart "
-              "where the camera sees a card large enough (about 60 px long or more)", file=sys.stderr)
+              "where the camera sees a card large enough (about 60 px long or more); enrolling with --fitted "
+              "(about 90 s) reads such cards better today", file=sys.stderr)
 
 
 def _learn_faces(edition: Any, *, seed: int) -> None:

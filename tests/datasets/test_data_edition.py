@@ -6,7 +6,7 @@ import pytest
 
 from borne.cli import main
 from datasets.edition import FACE_KEYS, load_edition
-from datasets.enrol import enrol_folder, even_out, find_card, straighten, trim_edges
+from datasets.enrol import enrol_folder, even_out, find_card, straighten
 from datasets.errors import CardNotFoundError
 from datasets.photos import card_photo
 from scoring.cards import Card
@@ -47,14 +47,14 @@ def small(a: np.ndarray) -> np.ndarray:
 
 def test_enrolment_straightens_an_angled_photo(tmp_path):
     """Every card is found (also the stop card lying across a dark plank seam, seed 5) and
-    its straightened face (cut a little inside the card's edge) is nearer its own face than any other card's."""
+    its straightened face (the whole card, edge to edge) is nearer its own face than any other card's."""
     ed = load_edition("generic")
     folder = tmp_path / "photos"
     folder.mkdir()
     for k, key in enumerate(FACE_KEYS[:-1]):
         cv2.imwrite(str(folder / f"{key}.jpg"), photo_of(ed.face(key), k)[..., ::-1])
     edition = enrol_folder(folder, "mine", out_root=tmp_path / "editions")
-    faces = {key: small(trim_edges(ed.face(key))) for key in FACE_KEYS[:-1]}
+    faces = {key: small(ed.face(key)) for key in FACE_KEYS[:-1]}
     for key in FACE_KEYS[:-1]:
         got = small(edition.face(key))
         assert got.shape == faces[key].shape
@@ -104,7 +104,7 @@ def test_evening_out_gives_every_face_the_same_paper_and_keeps_the_prints():
     before = np.array([np.percentile(f.reshape(-1, 3), 90, axis=0) for f in faces.values()])
     assert np.ptp(before, axis=0).max() > 20
     for k in keys:
-        own = small(trim_edges(ed.face(k)))
+        own = small(ed.face(k))
         assert np.abs(small(evened[k]) - own).mean() < min(
-            np.abs(small(evened[k]) - small(trim_edges(ed.face(o)))).mean() for o in keys if o != k
+            np.abs(small(evened[k]) - small(ed.face(o))).mean() for o in keys if o != k
         )
