@@ -21,13 +21,12 @@ UNREAD_KEPT_CONFIDENCE = 0.8
 """A face-up box whose face the recogniser cannot read is kept (as an unknown card) only when the
 detector is at least this sure of it; fainter unread boxes are a floor tile's grout, a finger or a coin
 (development scenes, seed 9300: dropping them removed 54 of 77 boxes on no card and 1 of 650 cards)."""
-READ_KEPT_CONFIDENCE = 0.25
+READ_KEPT_CONFIDENCE = 0.4
 """A box read as a card is kept only when the detector's confidence times the reading's is at least this;
 else it counts as unread (and, fainter than :data:`UNREAD_KEPT_CONFIDENCE`, is dropped). Faint boxes on a
-wood grain, a cup or a card's end band read as a card at little more than even odds. 0.4 while the fitted
-recogniser read the cards; with the faces matched (a calibrated confidence), development stills: 0.25 keeps
-more of a column's strips (generic photo-real 0.889 → 0.897 of strips, 51 → 52 of 69 sides exact; 2-D
-scenes 0.923 → 0.949, 47 → 48 of 54) for 1 and 3 more boxes on no card."""
+wood grain, a cup or a card's end band read as a card at little more than even odds. A recogniser may say
+its own (``kept_confidence``): the matched faces' confidence is calibrated, and theirs is 0.25
+(:data:`vision.read.matcher.KEPT_CONFIDENCE`)."""
 
 
 @dataclass(frozen=True)
@@ -71,11 +70,12 @@ class FrameReader:
         face_up = found.class_id == self._face_up
         boxes = [found.corners[i] for i in np.flatnonzero(face_up)]
         readings = iter(self.recogniser.read(image, boxes))
+        kept = float(getattr(self.recogniser, "kept_confidence", READ_KEPT_CONFIDENCE))
         sightings = []
         for i in range(len(found)):
             if face_up[i]:
                 reading = next(readings)
-                if reading.card is not None and found.confidence[i] * reading.confidence < READ_KEPT_CONFIDENCE:
+                if reading.card is not None and found.confidence[i] * reading.confidence < kept:
                     reading = Reading(None, reading.confidence, reading.turn)
                 if reading.card is None and not reading.back and found.confidence[i] < UNREAD_KEPT_CONFIDENCE:
                     continue

@@ -26,6 +26,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import ClassVar
 
 import cv2
 import numpy as np
@@ -83,6 +84,11 @@ LOOK_ALIKE = 0.97
 told apart by a corner numeral: 1.00; the generic's closest pair: 0.88)."""
 NUMERAL_CONFIDENCE = 0.95
 """The confidence of a distance card named by its numeral (the recogniser says a value or nothing)."""
+KEPT_CONFIDENCE = 0.25
+"""The frame reader keeps a matched reading when the detector's confidence times the reading's is at least
+this (:data:`vision.read.frame_reader.READ_KEPT_CONFIDENCE`, 0.4, was set for the fitted recogniser).
+Development stills: 0.25 keeps more of a column's strips (generic photo-real 0.889 → 0.897 of strips, 51 → 52
+of 69 sides exact; 2-D scenes 0.923 → 0.949, 47 → 48 of 54) for 1 and 3 more boxes on no card."""
 MAX_GROUP = 6
 """At most this many near-equal faces are compared again."""
 BACK = "back"
@@ -128,6 +134,7 @@ class FaceMatcher:
     min_detail_margin: float = MIN_DETAIL_MARGIN
     min_detail_fit: float = MIN_DETAIL_FIT
     outline_first: bool = True
+    kept_confidence: ClassVar[float] = KEPT_CONFIDENCE
     numerals: NumeralReader | None = field(default=None, repr=False)
     """Where the face is unsure on a whole distance card, its printed numeral is read (``None``: not asked)."""
     refine_bands: bool = False
