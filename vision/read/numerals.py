@@ -7,9 +7,8 @@ bands where decks print it (the top and bottom ends, the middle, the corners), e
 half round; a band's text counts when it is one of the five values, alone or followed by "km". The bands must
 not disagree, and at least :data:`MIN_VOTES` must name the value: a number is said, or nothing, never a guess.
 
->>> reader = NumeralReader.shipped()  # doctest: +SKIP
->>> reader.value(image, corners)  # doctest: +SKIP
-100
+Used as ``NumeralReader.shipped().value(frame, corners)``: ``100``, or ``None``
+(``tests/vision/test_vision_numerals.py`` reads the shipped pictures).
 """
 
 from __future__ import annotations
