@@ -51,7 +51,7 @@ MIN_PROBABILITY = 0.8
 """A band's reading counts when the recogniser is at least this sure of each of its characters."""
 MIN_VOTES = 1
 """Bands that must name the value (none naming another)."""
-_TEXT = re.compile(r"^(25|50|75|100|200)(km)?$")
+_TEXT = re.compile(rf"^({'|'.join(str(v) for v in sorted(VALUES, reverse=True))})(km)?$")
 
 
 @dataclass
