@@ -105,6 +105,7 @@ def main() -> None:
         from vision.read.models import load_recogniser
 
         reader.recogniser = load_recogniser(args.edition, outline_first=True, faces=True)
+        reader.outliner = None  # the matched faces outline their cards themselves
     if args.no_outline:
         reader.recogniser.outline_first = False  # type: ignore[attr-defined]
     if args.nms_iou is not None:
