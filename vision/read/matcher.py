@@ -77,8 +77,6 @@ MIN_ALIGNED_OVERLAP = 0.6
 """An aligned outline that overlaps its box less than this (rotated IoU) has slid onto a neighbour: in a
 column, the card below shows the same face."""
 """An alignment whose correlation with the face stays under this is no alignment."""
-MIN_SIDES_FOUND = 3
-"""A band's outline from its edges stands when at least this many of its four sides lie on an edge."""
 LOOK_ALIKE = 0.97
 """Faces correlating this well at the first look's size are look-alikes (the test editions' distance cards
 told apart by a corner numeral: 1.00; the generic's closest pair: 0.88)."""
@@ -137,7 +135,6 @@ class FaceMatcher:
     kept_confidence: ClassVar[float] = KEPT_CONFIDENCE
     numerals: NumeralReader | None = field(default=None, repr=False)
     """Where the face is unsure on a whole distance card, its printed numeral is read (``None``: not asked)."""
-    refine_bands: bool = False
     """Read each box on the card's own outline (:meth:`outline`) rather than on the box as given."""
     _bands: dict[int, NDArray[np.float32]] = field(default_factory=dict, repr=False)
 
@@ -196,21 +193,17 @@ class FaceMatcher:
         return readings
 
     def outline(self, image: NDArray[np.uint8], box: NDArray[np.floating]) -> NDArray[np.float64] | None:
-        """The card's own corners from a detector's box: a box that may hold a whole card gets the face it
-        shows aligned with the frame (:meth:`aligned`); a band of a card (a column's strip, a card under
-        another) gets its edges (:func:`vision.read.outline.refine_outline`) where at least three are found;
-        ``None`` where neither settles (the box stands)."""
-        from vision.read.outline import refine_outline
-
+        """The card's own corners from a detector's box: a box with a whole card's proportions gets the face it
+        shows aligned with the frame (:meth:`aligned`); ``None`` where that does not settle, and for a band of
+        a card (a column's strip: aligned as a whole card, it slid onto the card below; fitted to its edges,
+        `vision/read/outline.py`, the development stills' outlines came out worse than the boxes): the box
+        stands."""
         scores, views = self.scores(image, box)
         if any(WHOLE_SHARE <= share < 1.0 or share > 1.0 for _, share in views):  # a whole card's proportions
             aligned = self.aligned(image, box, (scores, views))
             if aligned is not None and iou(aligned, box) >= MIN_ALIGNED_OVERLAP:
                 return aligned
-        if not self.refine_bands:
-            return None
-        edges = refine_outline(image, box)
-        return edges.corners if edges.sides_found >= MIN_SIDES_FOUND else None
+        return None
 
     def scores(self, image: NDArray[np.uint8], box: NDArray[np.floating]) -> tuple[NDArray[np.float64], list[tuple[NDArray[np.float64], float]]]:
         """Correlations ``(views, len(cards) [+ 1 for the back])`` of each way the outline can show a card
