@@ -250,12 +250,11 @@ def even_out(faces: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     zoomed 4 %, which moves small print by several pixels at the closer look's size (the retro deck enrolled
     from photos: its remedies, told apart by their names, read 2 of 19 so, 19 of 19 edge to edge).
     """
-    trimmed = dict(faces)
-    paper = {key: np.percentile(face.reshape(-1, 3), PAPER_PERCENTILE, axis=0) for key, face in trimmed.items()}
+    paper = {key: np.percentile(face.reshape(-1, 3), PAPER_PERCENTILE, axis=0) for key, face in faces.items()}
     common = np.median(np.array(list(paper.values())), axis=0)
     return {
         key: np.clip(face.astype(np.float32) * (common / np.maximum(paper[key], 1.0)), 0, 255).astype(np.uint8)
-        for key, face in trimmed.items()
+        for key, face in faces.items()
     }
 
 

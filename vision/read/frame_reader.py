@@ -74,7 +74,7 @@ class FrameReader:
         outliner: FaceMatcher | None = None
         if still and not isinstance(recogniser, FaceMatcher | NumeralRecogniser):
             try:
-                faces = load_recogniser(edition, outline_first=True, faces=True)
+                faces = load_recogniser(edition, faces=True)  # only its outlines are asked for
                 outliner = faces if isinstance(faces, FaceMatcher) else None
             except ModelError:  # no faces to outline with: the boxes stand
                 outliner = None

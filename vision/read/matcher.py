@@ -73,10 +73,10 @@ well (a correlation): where the print that tells them apart is too small to show
 ALIGN_CANDIDATES = 3
 """Faces tried when aligning a card's outline (the best correlating first)."""
 MIN_ALIGNED_FIT = 0.5
+"""An alignment whose correlation with the face stays under this is no alignment."""
 MIN_ALIGNED_OVERLAP = 0.6
 """An aligned outline that overlaps its box less than this (rotated IoU) has slid onto a neighbour: in a
 column, the card below shows the same face."""
-"""An alignment whose correlation with the face stays under this is no alignment."""
 LOOK_ALIKE = 0.97
 """Faces correlating this well at the first look's size are look-alikes (the test editions' distance cards
 told apart by a corner numeral: 1.00; the generic's closest pair: 0.88)."""
@@ -132,10 +132,10 @@ class FaceMatcher:
     min_detail_margin: float = MIN_DETAIL_MARGIN
     min_detail_fit: float = MIN_DETAIL_FIT
     outline_first: bool = True
-    kept_confidence: ClassVar[float] = KEPT_CONFIDENCE
+    """Read each box on the card's own outline (:meth:`outline`) rather than on the box as given."""
     numerals: NumeralReader | None = field(default=None, repr=False)
     """Where the face is unsure on a whole distance card, its printed numeral is read (``None``: not asked)."""
-    """Read each box on the card's own outline (:meth:`outline`) rather than on the box as given."""
+    kept_confidence: ClassVar[float] = KEPT_CONFIDENCE
     _bands: dict[int, NDArray[np.float32]] = field(default_factory=dict, repr=False)
 
     @classmethod
@@ -295,9 +295,9 @@ class FaceMatcher:
     def _duels(self, image: NDArray[np.uint8], view: tuple[NDArray[np.float64], float],
                group: list[int]) -> tuple[int, float, float]:
         """Of faces that correlate almost equally, the one that wins its duel with every other: two faces are
-        compared where those two differ (widened a little), at the frame's resolution, each allowed a shift of
-        a few pixels and either turn; returns the face whose worst duel is best, that duel's margin and the
-        face's fit there."""
+        compared where those two differ (widened a little), at the frame's resolution, on the card as
+        :meth:`_placed` puts it; returns the face whose worst duel is best, that duel's margin and the face's
+        fit there."""
         q, share = view
         whole = min(share, 1.0) >= WHOLE_SHARE
         length = float(np.linalg.norm(q[3] - q[0])) / max(min(share, 1.0), 1e-6)
