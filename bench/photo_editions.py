@@ -7,7 +7,7 @@ under ``build/test-editions/NAME`` and drawn by Blender in ``--count`` scenes of
 split's surfaces and lights unless ``--train-surfaces`` (or the new test split's, ``--test-split``: measured on
 only). Resumable, like `borne data photos`: scenes already
 written are kept. Which seeds are development data and which are the test split is said where they are
-used (README's Measured page).
+used (docs/measured.md).
 """
 
 from __future__ import annotations

@@ -251,7 +251,7 @@ PI_PROFILE = CameraConfig(source="picamera", width=1280, height=720, fps=4.0, jp
                           focus="continuous")
 """The live pipeline on a Raspberry Pi: the camera at 1280 × 720 (the detector's two 720-px tiles, each
 read at the model's 640 px, as on a laptop: smaller pictures would make a column's strips too thin to
-find), asked for 4 frames per second, about what a Pi 5 reads (README: the estimate and its basis); the
+find), asked for 4 frames per second, about what a Pi 5 reads (docs/measured.md: the estimate and its basis); the
 pipeline always takes the newest frame, so a slower Pi 4 reads fewer without a queue building up."""
 
 

@@ -22,7 +22,7 @@ def parser() -> argparse.ArgumentParser:
         description="Serve a camera as Borne's eyes: an authenticated MJPEG stream (/stream.mjpg), snapshots "
                     "(/snapshot.jpg) and a status (/status), announced on the LAN over mDNS. Settings come from "
                     "--config (TOML), then these flags.")
-    p.add_argument("--config", metavar="FILE", help="a TOML file ([camera], [server], [watchdog]; see README)")
+    p.add_argument("--config", metavar="FILE", help="a TOML file ([camera], [server], [watchdog]; see docs/camera-agent.md)")
     p.add_argument("--source", help="picamera, a webcam index (0) or a video file (default: the Pi camera when "
                                     "picamera2 is installed, else webcam 0)")
     p.add_argument("--host", help="address to listen on (default 0.0.0.0: the whole LAN)")

@@ -116,7 +116,7 @@ else
   [ -n "$NAME" ] && name_line="name = \"$NAME\""
   umask 027
   cat > "$ROOT$CONFIG" <<TOML
-# The Borne camera agent's settings (borne-cam --config $CONFIG); README, "Raspberry Pi", says more.
+# The Borne camera agent's settings (borne-cam --config $CONFIG); docs/camera-agent.md says more.
 [camera]
 source = "$SOURCE"
 width = 1280
