@@ -17,6 +17,8 @@ from vision.sources import Frame, FrameFeed, paced
 from vision.table.census import TableCensus, take_census
 from vision.table.layout import TableLayout
 from vision.table.observations import observations_from_census
+from vision.table.seating import Seating, SeenFrame
+from vision.table.widening import ZoneWidening
 from vision.track.lifecycle import HandLifecycle, LifecycleEvent, LifecycleSettings
 from vision.track.state import HandState
 
@@ -46,15 +48,20 @@ class Pipeline:
 
     def __init__(self, reader: FrameReader, layout: TableLayout, *, goal: int | None = None,
                  settings: LifecycleSettings | None = None,
-                 before_read: Callable[[Frame], None] | None = None) -> None:
+                 before_read: Callable[[Frame], None] | None = None, seating: Seating | None = None) -> None:
+        """``seating``: the sides are found from the table as the hand starts (``layout`` is only shown
+        meanwhile) and the zones found are widened as the hand goes; see :mod:`vision.table.seating`."""
         self.reader = reader
         self.layout = layout
-        sides = tuple(s.side for s in layout.sides)
-        if len(sides) < 2:
-            raise ValueError("the layout needs at least two sides to follow a hand")
-        self.lifecycle = HandLifecycle(sides, goal if goal is not None else default_goal(len(sides)),
-                                        settings or LifecycleSettings())
+        self._goal = goal
+        self._settings = settings or LifecycleSettings()
+        self.lifecycle = self._lifecycle_for(layout)
         self.before_read = before_read
+        self.seating = seating
+        self.widening: ZoneWidening | None = ZoneWidening() if seating is not None else None
+        """Widens the found zones with the cards laid past their edge (``None``: the zones stay as they are)."""
+        self.on_seated: Callable[[TableLayout], None] | None = None
+        """Called with the layout found, before the gathered frames are followed."""
         self.frames = 0
         self.last: FrameResult | None = None
         self.log: list[LifecycleEvent] = []
@@ -67,28 +74,78 @@ class Pipeline:
         self.time_offset = 0.0
         """Likewise for each frame's time, in seconds."""
 
+    def _lifecycle_for(self, layout: TableLayout) -> HandLifecycle:
+        sides = tuple(s.side for s in layout.sides)
+        if len(sides) < 2:
+            raise ValueError("the layout needs at least two sides to follow a hand")
+        return HandLifecycle(sides, self._goal if self._goal is not None else default_goal(len(sides)), self._settings)
+
+    @property
+    def seated(self) -> bool:
+        """Whether the sides are known (given, or found from the table)."""
+        return self.seating is None or self.seating.layout is not None
+
     def process(self, frame: Frame) -> FrameResult:
         started = time.perf_counter()
         if self.before_read is not None:
             self.before_read(frame)
         reading = self.reader.read(frame.image)
-        census = take_census(list(reading.sightings), self.layout)
-        observed = observations_from_census(census, self.layout, index=frame.index + self.frame_offset,
-                                            time=frame.time + self.time_offset)
-        events = tuple(self.lifecycle.update(observed))
-        self.log.extend(events)
+        index, at = frame.index + self.frame_offset, frame.time + self.time_offset
+        events: tuple[LifecycleEvent, ...] = ()
+        if not self.seated:
+            assert self.seating is not None
+            h, w = frame.image.shape[:2]
+            found = self.seating.see(SeenFrame(index, at, reading), w, h)
+            if found is not None:
+                events = tuple(self.seat(found))
+            census = take_census(list(reading.sightings), self.layout)
+        else:
+            if self.widening is not None:
+                widened = self.widening.widened(self.layout, reading.sightings)
+                if widened is not None:
+                    self.layout = widened
+            census, events = self._follow(reading, index, at)
         self.frames += 1
-        self._last_index, self._last_time = observed.index, observed.time
         seconds = time.perf_counter() - started
         self._busy += seconds
         self.last = FrameResult(frame, reading, census, events, seconds)
         return self.last
 
-    def finish(self) -> list[LifecycleEvent]:
-        """The source ended: the hand in play becomes pending as it stands."""
-        events = self.lifecycle.end_of_source(self._last_index)
+    def _follow(self, reading: FrameReading, index: int, at: float) -> tuple[TableCensus, tuple[LifecycleEvent, ...]]:
+        census = take_census(list(reading.sightings), self.layout)
+        observed = observations_from_census(census, self.layout, index=index, time=at)
+        events = tuple(self.lifecycle.update(observed))
         self.log.extend(events)
+        self._last_index, self._last_time = observed.index, observed.time
+        return census, events
+
+    def seat(self, layout: TableLayout) -> list[LifecycleEvent]:
+        """Follow ``layout`` from now on, its sides' hand followed afresh from the frames gathered while the
+        sides were looked for; returns the events of those frames. Ends the looking."""
+        self.layout = layout
+        self.lifecycle = self._lifecycle_for(layout)
+        if self.on_seated is not None:
+            self.on_seated(layout)
+        events: list[LifecycleEvent] = []
+        if self.seating is not None:
+            if self.seating.layout is None:
+                self.seating.adopt(layout)
+            for seen in self.seating.gathered:
+                events.extend(self._follow(seen.reading, seen.index, seen.time)[1])
+            self.seating.release()
         return events
+
+    def finish(self) -> list[LifecycleEvent]:
+        """The source ended: the hand in play becomes pending as it stands (the sides still looked for are
+        those found on the fullest frame)."""
+        events: list[LifecycleEvent] = []
+        if not self.seated and self.last is not None:
+            assert self.seating is not None
+            h, w = self.last.frame.image.shape[:2]
+            events = self.seat(self.seating.settle(w, h))
+        ended = self.lifecycle.end_of_source(self._last_index)
+        self.log.extend(ended)
+        return events + ended
 
     @property
     def frames_per_second(self) -> float:
@@ -154,8 +211,10 @@ class Pipeline:
 
     def snapshot(self) -> dict[str, Any]:
         """The lifecycle and its tracker as a JSON document, for :meth:`restore` after a restart."""
-        return {"version": 1, "frame": self._last_index, "time": self._last_time,
-                "lifecycle": self.lifecycle.to_state()}
+        out = {"version": 1, "frame": self._last_index, "time": self._last_time, "lifecycle": self.lifecycle.to_state()}
+        if self.seating is not None and self.seating.layout is not None:
+            out["found_layout"] = self.layout.to_json()  # the sides found are taken back with their hand
+        return out
 
     def restore(self, document: dict[str, Any]) -> None:
         """Take back the hand of a :meth:`snapshot`; the frames that follow count on from it.
@@ -164,6 +223,8 @@ class Pipeline:
         """
         if document.get("version") != 1:
             raise ValueError(f"unknown snapshot version {document.get('version')!r}")
+        if "found_layout" in document and not self.seated:
+            self.seat(TableLayout.from_json(document["found_layout"]))
         self.lifecycle = HandLifecycle.from_state(document["lifecycle"], self.lifecycle)
         self.frame_offset = int(document["frame"]) + 1
         self.time_offset = float(document["time"]) + 1.0

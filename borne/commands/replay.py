@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import argparse
 
+LOOKING_SIZE = (640, 360)
+"""Without ``--layout``, the pipeline is made before the first frame: the default zones of a picture this size
+stand in until the sides are found (nothing is counted with them)."""
+
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
@@ -12,10 +16,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description="Run the live camera pipeline over SOURCE (a video file, or a folder of JPEG/PNG frames "
         "sorted by file name) as if it came from a camera, and print the hand state reached at the end as JSON: "
         "per side the distance and safeties (as `borne detect` without cards), draw_pile, and the events, one per "
-        "card the pipeline decided was played; also the flags raised, a confidence per side and the hand record.",
+        "card the pipeline decided was played; also the flags raised, a confidence per side and the hand record. "
+        "Without --layout the sides are found from the table (the draw pile in the middle, each side's first cards "
+        "around it) and their zones widened as cards land past them.",
     )
     p.add_argument("source", metavar="SOURCE")
-    p.add_argument("--layout", required=True, metavar="LAYOUT.json", help="the table layout (CONTRACT.md §4)")
+    p.add_argument("--layout", default=None, metavar="LAYOUT.json",
+                   help="the table layout (CONTRACT.md §4); without it the sides are found from the table as the "
+                        "hand starts, and printed with their zones and up (found_sides)")
     p.add_argument("--edition", default="generic",
                    help="deck edition: an enrolled one, or `unknown` (a deck nobody enrolled: distance cards by their "
                         "numerals, other cards unknown; default: the built-in generic edition)")
@@ -38,12 +46,18 @@ def _replay(args: argparse.Namespace) -> int:
     from vision.read.frame_reader import FrameReader
     from vision.sources import FolderSource, FrameSource, SourceError, open_source
     from vision.table.layout import TableLayout
+    from vision.table.seating import Seating
 
     if args.fps <= 0:
         raise CommandError(f"--fps must be above 0, not {args.fps}")
-    layout = TableLayout.from_file(args.layout)
-    if len(layout.sides) < 2:
-        raise CommandError(f"{args.layout}: a hand needs at least two sides in the layout")
+    seating = None
+    if args.layout is not None:
+        layout = TableLayout.from_file(args.layout)
+        if len(layout.sides) < 2:
+            raise CommandError(f"{args.layout}: a hand needs at least two sides in the layout")
+    else:
+        seating = Seating()
+        layout = TableLayout.default(*LOOKING_SIZE)
     try:
         source: FrameSource = open_source(args.source, replay=True)
     except SourceError as e:
@@ -60,7 +74,7 @@ def _replay(args: argparse.Namespace) -> int:
         before = detector.seek
     else:
         reader = FrameReader.from_models(args.edition)
-    pipeline = Pipeline(reader, layout, goal=args.goal, before_read=before)
+    pipeline = Pipeline(reader, layout, goal=args.goal, before_read=before, seating=seating)
     warned = False
 
     def report(result: object) -> None:
@@ -80,6 +94,10 @@ def _replay(args: argparse.Namespace) -> int:
     if pipeline.frames == 0:
         raise CommandError(f"{args.source}: no frame could be read ({source.stats.corrupt} corrupt)")
     out = pipeline.replay_json()
+    if seating is not None:
+        out["found_sides"] = True
+        for side in out["sides"]:
+            side.update({k: v for k, v in pipeline.layout.zone_of(side["side"]).to_json().items() if k != "side"})
     out["frames"] = pipeline.frames
     out["corrupt_frames"] = source.stats.corrupt
     print(json.dumps(out, ensure_ascii=False))

@@ -72,10 +72,10 @@ def find_sides(sightings: Sequence[Sighting], width: int, height: int) -> TableL
     length = card_length(face_up) or 0.0
     distance = [k for k, s in enumerate(face_up) if s.card is not None and s.card.is_distance]
     pointers = distance if len(distance) >= MIN_DISTANCE_CARDS else list(range(len(face_up)))
-    axes = [_along_card(face_up[k].corners, length) for k in pointers]
+    axes = [along_card(face_up[k].corners, length) for k in pointers]
     seats = _seat_directions(axes, centres[pointers], middle)
     placed = np.degrees(np.arctan2(centres[:, 1] - middle[1], centres[:, 0] - middle[0]))
-    seats = _completed(seats, [_along_card(s.corners, length) for s in face_up], centres, middle, placed)
+    seats = _completed(seats, [along_card(s.corners, length) for s in face_up], centres, middle, placed)
     if not seats:
         return TableLayout.default(width, height)
     inner = PILE_CLEARANCE * length if piles else 0.0
@@ -113,7 +113,7 @@ def _middle_of(centres: NDArray[np.float64]) -> NDArray[np.float64]:
     return out
 
 
-def _along_card(corners: NDArray[np.float64], length: float) -> NDArray[np.float64]:
+def along_card(corners: NDArray[np.float64], length: float) -> NDArray[np.float64]:
     """The direction along the card a box shows: its long side for a whole card, its short side for a strip."""
     axis = long_axis(corners)
     return axis if _whole(corners, length) else np.array([-axis[1], axis[0]])
