@@ -141,6 +141,10 @@ def _run(args: argparse.Namespace) -> int:
                        saved=app.state.store.load_camera_document(name=layout_document_name(table_name)) is not None,
                        saved_size=choice.saved_size)
     table.zones = zones
+    if choice.layout is None:  # no --layout, no saved zones, not the demo: the sides are found from the table
+        from borne.live.seating import propose_sides
+
+        propose_sides(pipeline, zones, keeper, store=app.state.store, game_id=args.game)
     if demo and args.layout is None:
         follow_demo_layouts(pipeline, zones)
     camera.desk = table

@@ -149,6 +149,8 @@ class TableZones:
         self._saved_layout = pipeline.layout if origin is LayoutOrigin.SAVED else None
         """The saved zones as drawn, before any scaling to the camera's picture."""
         self._saved_size = saved_size
+        self._finding = False
+        """The sides are being found from the table (:mod:`borne.live.seating`); the default zones meanwhile."""
 
     @property
     def document_name(self) -> str:
@@ -195,14 +197,28 @@ class TableZones:
             if self._origin is not LayoutOrigin.SAVED:
                 self.pipeline.layout = layout
 
+    def start_finding(self) -> None:
+        """The sides are found from the table as the hand starts; the default zones are shown meanwhile."""
+        with self._lock:
+            self._finding = True
+
+    def found(self, layout: TableLayout) -> None:
+        """The sides found from the table: the table's sides and start-up layout, proposed for a confirm.
+        Called by the pipeline with the table's lock held."""
+        with self._lock:
+            self._finding = False
+            self.sides = tuple(s.side for s in layout.sides)
+            self._base, self._base_origin, self._origin = layout, LayoutOrigin.FOUND, LayoutOrigin.FOUND
+
     # -- the display (request threads) -------------------------------------------------------
 
     def zones(self) -> ZoneView:
         with self._lock:
             layout, origin, saved, size = self.pipeline.layout, self._origin, self._saved, self._frame_size
+            finding = self._finding
         default = default_layout(layout, size)
         return ZoneView(layout=layout.to_json(), origin=origin, table=self.table, sides=self.sides, frame_size=size,
-                        default=None if default is None else default.to_json(), saved=saved)
+                        default=None if default is None else default.to_json(), saved=saved, finding=finding)
 
     def save_zones(self, layout: dict[str, Any]) -> ZoneView:
         from vision.table.layout import TableLayout
@@ -214,10 +230,15 @@ class TableZones:
             self.store.save_camera_document(name=self.document_name, document={
                 "version": 1, "table": self.table, "layout": parsed.to_json(),
                 "frame_size": None if size is None else list(size)})
+            if not self.pipeline.seated:  # a person's zones end the looking: the hand is followed with them
+                told, self.pipeline.on_seated = self.pipeline.on_seated, None
+                self.pipeline.seat(parsed)
+                self.pipeline.on_seated = told
             with self._lock:
                 self.pipeline.layout = self._saved_layout = parsed
+                self.pipeline.widening = None
                 self._saved_size = size
-                self._saved, self._origin = True, LayoutOrigin.SAVED
+                self._saved, self._origin, self._finding = True, LayoutOrigin.SAVED, False
         return self.zones()
 
     def forget_zones(self) -> ZoneView:
@@ -240,6 +261,10 @@ class TableZones:
                     assert base is not None
                     self.pipeline.layout = base
                     self._origin = self._base_origin
+                    if self._origin is LayoutOrigin.FOUND:
+                        from vision.table.widening import ZoneWidening
+
+                        self.pipeline.widening = ZoneWidening()
         return self.zones()
 
 

@@ -208,12 +208,15 @@ class ZonesOut(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     layout: dict[str, Any] = Field(description="The layout in use (CONTRACT.md §4)")
-    origin: Literal["saved", "file", "camera", "default"]
+    origin: Literal["saved", "file", "camera", "default", "found"] = Field(
+        description="found: Borne found the sides from the table, proposed until a person confirms (saves) them")
     table: str
     sides: list[str]
     frame_size: FrameSizeOut | None
     default: dict[str, Any] | None
     saved: bool
+    finding: bool = Field(False, description="The sides are being found from the table as the hand starts "
+                                             "(the default zones are shown meanwhile)")
 
 
 class NoHandOut(BaseModel):

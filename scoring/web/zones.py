@@ -36,6 +36,9 @@ class LayoutOrigin(StrEnum):
     """The source's own (the demo knows where its simulated camera put each side)."""
     DEFAULT = "default"
     """Two sides facing each other across the picture (``TableLayout.default``)."""
+    FOUND = "found"
+    """Borne found the sides from the table (``borne run`` without ``--layout`` or saved zones), proposed for a
+    person to confirm (saving them) or fix."""
 
 
 class NoLayoutToRestoreError(ValueError):
@@ -59,11 +62,13 @@ class ZoneView:
     """Two sides facing each other in this picture, with this table's names; ``None`` without a picture or two sides."""
     saved: bool
     """Whether zones are saved for this table (``--layout`` wins over them at start-up)."""
+    finding: bool = False
+    """The sides are being found from the table as the hand starts (the default zones are shown meanwhile)."""
 
     def to_json(self) -> dict[str, Any]:
         size = None if self.frame_size is None else {"width": self.frame_size[0], "height": self.frame_size[1]}
         return {"layout": self.layout, "origin": self.origin.value, "table": self.table, "sides": list(self.sides),
-                "frame_size": size, "default": self.default, "saved": self.saved}
+                "frame_size": size, "default": self.default, "saved": self.saved, "finding": self.finding}
 
 
 class ZoneDesk(Protocol):
