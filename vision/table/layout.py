@@ -65,6 +65,22 @@ class TableLayout:
     def to_json(self) -> dict[str, Any]:
         return {"sides": [s.to_json() for s in self.sides]}
 
+    def with_few_corners(self, most: int = 24) -> TableLayout:
+        """The same zones drawn with at most ``most`` corners each (a found zone's arc has dozens: too many to
+        drag on the display, and past what a layout may hold), each cut as little as that allows."""
+        import cv2
+
+        def fewer(zone: NDArray[np.float64]) -> NDArray[np.float64]:
+            points = zone.astype(np.float32).reshape(-1, 1, 2)
+            tolerance = 0.5
+            out = zone
+            while len(out) > most:
+                out = cv2.approxPolyDP(points, tolerance, True).reshape(-1, 2).astype(np.float64)
+                tolerance *= 1.5
+            return out
+
+        return TableLayout(sides=tuple(replace(s, zone=fewer(s.zone)) for s in self.sides))
+
     def scaled(self, factor: float) -> TableLayout:
         """The same zones in a picture ``factor`` times as large (the camera's resolution changed)."""
         return TableLayout(sides=tuple(replace(s, zone=s.zone * factor) for s in self.sides))

@@ -119,8 +119,8 @@ class Seating:
         layout = found
         if self.names is not None and len(self.names) == len(found.sides):
             layout = TableLayout(sides=tuple(replace(s, side=n) for s, n in zip(found.sides, self.names, strict=True)))
-        self.layout = layout
-        return layout
+        self.layout = layout.with_few_corners()
+        return self.layout
 
 
 def _placed(layout: TableLayout, sightings: Sequence[Sighting]) -> bool:

@@ -84,7 +84,7 @@ class ZoneWidening:
             return None
         side, card = grown
         zones = tuple(replace(z, zone=_joined(z.zone, card.corners, length)) if z.side == side else z for z in layout.sides)
-        return TableLayout(sides=zones)
+        return TableLayout(sides=zones).with_few_corners()
 
 
 def _nearest_side(layout: TableLayout, card: Sighting, length: float) -> str | None:

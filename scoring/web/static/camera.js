@@ -8,6 +8,7 @@ import { api, explain, write } from "./api.js";
 import { refresh, source } from "./events.js";
 import { renderGameView } from "./display.js";
 import { openZoneEditor } from "./zones.js";
+import { proposalBox, watchProposal } from "./proposal.js";
 import { copyRecord, renderEntry } from "./entry.js";
 
 // ---------------------------------------------------------------------------- the camera
@@ -20,6 +21,7 @@ export async function startCamera() {
   if (!state.camera || !state.camera.camera) return;
   try { state.liveHand = await api("GET", "/api/camera/hand"); } catch (e) { /* no hand yet */ }
   rerenderCamera();
+  watchProposal(rerenderCamera);
   setInterval(async () => {
     try { state.camera = await api("GET", "/api/camera"); rerenderCamera(); } catch (e) { /* next time */ }
   }, CAMERA_STATUS_MS);
@@ -81,7 +83,8 @@ export function cameraPanel() {
     cam.agent ? el("p", { class: "muted", id: "camera-agent" }, agentLine(cam.agent)) : null,
     cam.too_small ? el("p", { class: "warning", id: "camera-too-small" },
       t("camera.too_small", { px: Math.round(cam.card_px || 0) })) : null,
-    el("figure", { class: "camera-picture" }, cam.has_frame ? cameraImage() : el("p", { class: "muted" }, t("camera.no_picture"))));
+    (cam.has_frame && proposalBox(cameraImage()))
+      || el("figure", { class: "camera-picture" }, cam.has_frame ? cameraImage() : el("p", { class: "muted" }, t("camera.no_picture"))));
 }
 
 // The Borne cameras (borne-cam) that answer on the network; a person picks one and gives its token.
