@@ -10,6 +10,11 @@ at every change, so a restart in the middle of a hand takes it back.
 The zones a person draws on the display (``PUT /api/camera/layout``) are saved in that file too, per
 table (``--table``), followed from the next frame, and used again at the next start unless ``--layout``
 is given.
+
+With ``--source browser`` a phone's browser is the camera: the page ``/camera`` sends its pictures over a
+WebSocket with the table's token, and the whole display is served over HTTPS (a browser gives a page its camera
+only there) with a certificate made once for this machine and kept in the user's data folder (``--no-https``: not).
+Without it, ``borne run`` serves plain HTTP as ``borne serve`` does.
 """
 
 from __future__ import annotations
@@ -29,13 +34,19 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="serve the score display and follow the table with a camera (the demo without one)",
         description="Start the score display and API (as `borne serve`) and the camera pipeline. SOURCE is a "
         "webcam index (0), a video file, a folder of frames, an RTSP/HTTP stream URL, or `demo` (the default: "
-        "a simulated game playing itself). Finished hands are added to the current game of the display.",
+        "a simulated game playing itself), or `browser` (a phone's browser opening the display's page /camera, served "
+        "over HTTPS). Finished hands are added to the current game of the display.",
     )
     add_server_options(p)
     p.add_argument("--source", default="demo",
                    help="webcam index, video file, folder, stream URL, a Borne camera's name as it announces itself "
                         "over mDNS (NAME or NAME?token=TOKEN; the token may also come from BORNE_CAM_TOKEN), "
-                        "picamera (this Raspberry Pi's camera, with the Pi profile) or demo (default)")
+                        "picamera (this Raspberry Pi's camera, with the Pi profile), browser (a phone's browser "
+                        "opening the page /camera with the table's token: its rear camera sends pictures over a "
+                        "WebSocket; use --host 0.0.0.0 so the phone reaches it) or demo (default)")
+    p.add_argument("--https", action=argparse.BooleanOptionalAction, default=None,
+                   help="serve the display over HTTPS with this machine's own certificate, made once and kept in the "
+                        "user's data folder (default: on with --source browser, off otherwise)")
     p.add_argument("--list-cameras", action="store_true",
                    help="list the Borne cameras (borne-cam) announced on the network, then exit")
     p.add_argument("--layout", default=None, metavar="LAYOUT.json",
@@ -66,6 +77,8 @@ def _run(args: argparse.Namespace) -> int:
     from borne.commands import CommandError
     from borne.commands.web import settings_from
     from borne.live import (
+        BROWSER_FRAME_SIZE,
+        BROWSER_SOURCE,
         CameraSwitcher,
         GameKeeper,
         LiveTable,
@@ -77,9 +90,12 @@ def _run(args: argparse.Namespace) -> int:
         layout_document_name,
         load_saved_layout,
         watch_camera,
+        watch_feed,
     )
+    from borne.live.phone import browser_source, phone_instructions
     from scoring.web.app import create_app, serve
     from scoring.web.camera import CameraState
+    from scoring.web.certificate import machine_addresses
     from vision.sources import FolderSource, FrameFeed, SourceError, check_stream, open_source, redact
     from vision.table.layout import TableLayout
 
@@ -93,10 +109,13 @@ def _run(args: argparse.Namespace) -> int:
     if args.list_cameras:
         return _list_cameras()
     spec = _resolve_camera(args.source)
+    browser = spec == BROWSER_SOURCE
     named = None
     source: FrameFeed
     try:
-        if spec != args.source and "://" not in args.source:  # a camera by name: found again if it moves
+        if browser:
+            source = browser_source()
+        elif spec != args.source and "://" not in args.source:  # a camera by name: found again if it moves
             named = NamedCamera(args.source.partition("?")[0], spec)
             check_stream(spec)
             source = named.source()
@@ -129,7 +148,8 @@ def _run(args: argparse.Namespace) -> int:
     frame_size: tuple[int, int] | None = None
     layout = choice.layout
     if layout is None:
-        frame_size = _first_frame_size(source)
+        # the phone connects once the display serves: its default zones are drawn for the size it asks for
+        frame_size = BROWSER_FRAME_SIZE if browser else _first_frame_size(source)
         layout = TableLayout.default(*frame_size)
     pipeline = _build_pipeline(args, layout, source, demo=demo)
     stop = threading.Event()
@@ -166,13 +186,18 @@ def _run(args: argparse.Namespace) -> int:
             camera.update(connected=False, message=f"the camera pipeline stopped: {e}")
             print(f"borne run: the camera pipeline stopped: {e}", file=sys.stderr, flush=True)
 
-    if source.live and not demo:
+    if browser:
+        app.state.frame_inbox = source
+    if source.live and not demo and not browser:
         # a camera: a person may switch to another Borne camera found on the network, and the hand goes on
         switchable = SwitchableSource(source, spec, named=named)
         camera.chooser = CameraSwitcher(switchable, camera)
         source = switchable
     thread = threading.Thread(target=follow, name="pipeline", daemon=True)
     watcher = threading.Thread(target=watch_camera, args=(source, camera, stop), name="camera watcher", daemon=True)
+    feed_watcher = (threading.Thread(target=watch_feed, args=(source, camera, stop), name="feed watcher", daemon=True)
+                    if browser else None)
+    certificate = _certificate(args.https if args.https is not None else browser)
 
     def announce(url: str) -> None:
         print(f"Borne is serving the score display on {url}/", flush=True)
@@ -181,17 +206,45 @@ def _run(args: argparse.Namespace) -> int:
         print(f"Token for changes: {settings.token}{note}", flush=True)
         print(f"Camera: {'the demo (a simulated game)' if demo else redact(str(args.source))}", flush=True)
         print(f"Zones of table {table_name!r}: {zones.zones().origin.value}", flush=True)
+        if browser:
+            for line in phone_instructions(
+                    url, host=args.host, token=settings.token,
+                    addresses=certificate.addresses if certificate else machine_addresses()[1],
+                    fingerprint=certificate.fingerprint if certificate else None,
+                    certificate=str(certificate.certificate) if certificate else None):
+                print(line, flush=True)
+        elif certificate is not None:
+            print(f"HTTPS certificate: {certificate.certificate}, SHA-256 {certificate.fingerprint}", flush=True)
         thread.start()
         watcher.start()
+        if feed_watcher is not None:
+            feed_watcher.start()
 
     try:
-        serve(settings, app=app, announce=announce)
+        serve(settings, app=app, announce=announce,
+              tls=(certificate.certificate, certificate.key) if certificate is not None else None)
     except OSError as e:
         raise CommandError(f"cannot serve on {args.host}:{args.port}: {e.strerror or e}") from None
     finally:
         stop.set()
         source.close()
     return 0
+
+
+def _certificate(https: bool) -> Any:
+    """This machine's HTTPS certificate (made at the first start, then kept), or ``None`` without HTTPS."""
+    from borne.commands import CommandError
+
+    if not https:
+        return None
+    try:
+        from scoring.web.certificate import CertificateError, keep_certificate
+    except ImportError:  # pragma: no cover - cryptography is a dependency
+        raise CommandError("HTTPS needs the cryptography package (pip install cryptography), or pass --no-https") from None
+    try:
+        return keep_certificate()
+    except CertificateError as e:
+        raise CommandError(str(e)) from None
 
 
 def _list_cameras() -> int:
@@ -212,7 +265,7 @@ def _list_cameras() -> int:
 def _resolve_camera(spec: str) -> str:
     """``--source`` as a URL: a Borne camera named as it announces itself over mDNS (``NAME`` or
     ``NAME?token=T``, the token else from ``BORNE_CAM_TOKEN``) becomes its stream's URL; anything else
-    (a file, a folder, an index, a URL, ``demo``, ``picamera``) is left as it is. A camera name has no dot
+    (a file, a folder, an index, a URL, ``demo``, ``picamera``, ``browser``) is left as it is. A camera name has no dot
     and no slash, so a mistyped file name is not looked for on the network."""
     import os
     import sys
@@ -222,7 +275,7 @@ def _resolve_camera(spec: str) -> str:
     from borne.commands import CommandError
 
     name, _, query = spec.partition("?")
-    if (spec in ("demo", "picamera") or spec.isdigit() or "://" in spec or "/" in name or "." in name
+    if (spec in ("demo", "picamera", "browser") or spec.isdigit() or "://" in spec or "/" in name or "." in name
             or Path(spec).exists() or not name):
         return spec
     from firmware_cam.discovery import DiscoveryError, resolve

@@ -7,11 +7,13 @@
 - :mod:`borne.live.keeper` — :class:`GameKeeper`, which adds each final hand to the display's current game;
 - :mod:`borne.live.zones` — :class:`TableZones`, the zones the pipeline follows and the ones a person saved,
   the saved-layout helpers, and :func:`choose_layout`, the pure start-up decision;
-- :mod:`borne.live.cameras` — Borne cameras followed by name, switched on the display, and watched.
+- :mod:`borne.live.cameras` — Borne cameras followed by name, switched on the display, and watched;
+- :mod:`borne.live.phone` — a phone's browser as the camera (``--source browser``).
 """
 
 from borne.live.cameras import CameraSwitcher, NamedCamera, SwitchableSource, agent_status_url, watch_camera
 from borne.live.keeper import GameKeeper
+from borne.live.phone import BROWSER_FRAME_SIZE, BROWSER_SOURCE, browser_source, watch_feed
 from borne.live.table import LIVE_HAND_DOCUMENT, LiveTable
 from borne.live.zones import (
     LayoutChoice,
@@ -23,6 +25,8 @@ from borne.live.zones import (
 )
 
 __all__ = [
+    "BROWSER_FRAME_SIZE",
+    "BROWSER_SOURCE",
     "LIVE_HAND_DOCUMENT",
     "CameraSwitcher",
     "GameKeeper",
@@ -32,9 +36,11 @@ __all__ = [
     "SwitchableSource",
     "TableZones",
     "agent_status_url",
+    "browser_source",
     "choose_layout",
     "follow_demo_layouts",
     "layout_document_name",
     "load_saved_layout",
     "watch_camera",
+    "watch_feed",
 ]

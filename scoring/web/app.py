@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from importlib import resources
+from pathlib import Path
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
@@ -120,15 +121,21 @@ class ConnectionBudget:
 
 
 def serve(settings: WebSettings, *, app: FastAPI | None = None,
-          announce: Callable[[str], None] | None = None) -> None:
-    """Serve the app until interrupted; ``announce`` gets the address once the socket listens."""
+          announce: Callable[[str], None] | None = None, tls: tuple[Path, Path] | None = None) -> None:
+    """Serve the app until interrupted; ``announce`` gets the address once the socket listens.
+
+    ``tls``: serve HTTPS with this ``(certificate, key)`` pair of PEM files (see :mod:`scoring.web.certificate`).
+    """
     import uvicorn
 
     app = app or create_app(settings)
     budget = ConnectionBudget.of(settings, open_files=raise_open_files_limit())
     app.state.broadcaster.max_streams = budget.streams
+    app.state.certificate = tls[0] if tls is not None else None
+    https = {"ssl_certfile": str(tls[0]), "ssl_keyfile": str(tls[1])} if tls is not None else {}
     config = uvicorn.Config(app, host=settings.host, port=settings.port, log_level="warning",
-                            timeout_graceful_shutdown=1, access_log=False, limit_concurrency=budget.connections)
+                            timeout_graceful_shutdown=1, access_log=False, limit_concurrency=budget.connections,
+                            **https)  # type: ignore[arg-type]
     server = uvicorn.Server(config)
     if announce is not None:
         original = server.startup
@@ -138,7 +145,8 @@ def serve(settings: WebSettings, *, app: FastAPI | None = None,
             for s in server.servers:
                 for sock in s.sockets:
                     host, port = sock.getsockname()[:2]
-                    announce(f"http://{settings.host if settings.host not in ('0.0.0.0', '::') else host}:{port}")
+                    scheme = "https" if tls is not None else "http"
+                    announce(f"{scheme}://{settings.host if settings.host not in ('0.0.0.0', '::') else host}:{port}")
                     return
 
         server.startup = startup  # type: ignore[method-assign]
