@@ -9,7 +9,8 @@ at least :data:`MIN_SIDE_SHARE` of the cards is a side (at most four); its zone 
 picture between the bisectors of its direction and its neighbours', leaving a disc around the draw pile
 to nobody (the discard pile lies there); its ``up`` points the other way, from its player to the middle.
 Only distance cards are asked where enough are read: they are always laid along their side, where a
-battle pile, the safeties or a coup fourré may lie across it. Sides are named by where they sit in the picture (``North`` at the top, then
+battle pile, the safeties or a coup fourré may lie across it (where they place fewer than two sides, as a
+hand starts, every card is asked). Sides are named by where they sit in the picture (``North`` at the top, then
 ``East``, ``South``, ``West``), as the default layout names them.
 
 >>> from vision.read.sighting import Sighting
@@ -60,11 +61,17 @@ COMPASS = {"North": -90.0, "East": 0.0, "South": 90.0, "West": 180.0}
 
 def find_sides(sightings: Sequence[Sighting], width: int, height: int) -> TableLayout:
     """The layout of the sides whose cards are on the table; no cards at all: the default two zones."""
+    found = sides_placed(sightings, width, height)
+    return found if found is not None else TableLayout.default(width, height)
+
+
+def sides_placed(sightings: Sequence[Sighting], width: int, height: int) -> TableLayout | None:
+    """The layout of the sides whose cards are on the table, or ``None`` where the cards place nobody."""
     own = cards_of_their_own(sightings)
     face_up = [s for s in own if s.face_up]
     piles = [s.centre for s in own if not s.face_up]
     if not face_up:
-        return TableLayout.default(width, height)
+        return None
     centres = np.array([s.centre for s in face_up])
     middle = np.median(np.array(piles), axis=0) if piles else _middle_of(centres)
     # distance cards are never laid across (battle piles and safeties may be): where enough are read, they
@@ -74,10 +81,13 @@ def find_sides(sightings: Sequence[Sighting], width: int, height: int) -> TableL
     pointers = distance if len(distance) >= MIN_DISTANCE_CARDS else list(range(len(face_up)))
     axes = [along_card(face_up[k].corners, length) for k in pointers]
     seats = _seat_directions(axes, centres[pointers], middle)
+    if len(seats) < 2 and len(pointers) < len(face_up):  # a side's first distance card, alone: all cards say
+        pointers = list(range(len(face_up)))
+        seats = _seat_directions([along_card(s.corners, length) for s in face_up], centres, middle)
     placed = np.degrees(np.arctan2(centres[:, 1] - middle[1], centres[:, 0] - middle[0]))
     seats = _completed(seats, [along_card(s.corners, length) for s in face_up], centres, middle, placed)
     if not seats:
-        return TableLayout.default(width, height)
+        return None
     inner = PILE_CLEARANCE * length if piles else 0.0
     order = np.argsort(seats)
     seats = [seats[k] for k in order]

@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 
 from vision.read.frame_reader import FrameReading
 from vision.read.sighting import Sighting
-from vision.table.found_sides import find_sides
+from vision.table.found_sides import find_sides, sides_placed
 from vision.table.layout import TableLayout
 from vision.table.own_cards import cards_of_their_own
 
@@ -76,19 +76,20 @@ class Seating:
             return self.layout
         self._gathered.append(seen)
         sightings = list(seen.reading.sightings)
-        found = find_sides(sightings, width, height)
-        placed = _placed(found, sightings)
+        found = sides_placed(sightings, width, height)
         wanted = len(self.names) if self.names is not None else None
-        enough = placed and len(found.sides) >= 2 and (wanted is None or len(found.sides) == wanted)
-        key = tuple(s.side for s in found.sides) if enough else None
+        if found is not None and not (len(found.sides) >= 2 and (wanted is None or len(found.sides) == wanted)
+                                      and _placed(found, sightings)):
+            found = None
+        key = None if found is None else tuple(s.side for s in found.sides)
         self._steady = self._steady + 1 if key is not None and key == self._last_key else int(key is not None)
         self._last_key = key
-        if enough:
+        if found is not None:
             cards = sum(s.face_up for s in sightings)
             if self._fullest is None or cards >= self._fullest[0]:
                 self._fullest = (cards, found)
-        if self._steady >= STEADY_FRAMES:
-            return self._fix(found)
+            if self._steady >= STEADY_FRAMES:
+                return self._fix(found)
         if len(self._gathered) >= MAX_GATHERED:
             return self.settle(width, height)
         return None
