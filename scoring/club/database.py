@@ -21,9 +21,6 @@ takes back only changes made on the hub itself.
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -31,9 +28,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 import psycopg
-from psycopg.rows import TupleRow
 from psycopg.types.json import Jsonb
 
+from scoring.club.documents import game_csv, read_document
 from scoring.club.errors import (
     BadEventError,
     ClubDatabaseError,
@@ -43,20 +40,28 @@ from scoring.club.errors import (
 )
 from scoring.club.events import TableEvent
 from scoring.club.migrate import migrate
+from scoring.club.queries import (
+    Connection,
+    bump_revision,
+    check_tournament,
+    current_game,
+    hand_json,
+    iso,
+    load_game,
+    load_games,
+    log_change,
+    one,
+    parse_time,
+    store_hands,
+)
 from scoring.club.results import LatestHand, Round, Standing, TableSummary, Tournament, standings_of
 from scoring.club.seating import check_seating
-from scoring.errors import BorneError, GameNotFoundError, NothingToUndoError, StaleRevisionError
+from scoring.errors import NothingToUndoError
 from scoring.game import Game, GameSetup
-from scoring.hand import HandRecord, parse_side_name
-from scoring.score import ITEM_NAMES
-from scoring.storage import Change, StoredGame, csv_text, game_document
+from scoring.hand import HandRecord
+from scoring.storage import Change, StoredGame, game_document
 
-Connection = psycopg.Connection[TupleRow]
-MAX_ID = 2**63 - 1
-"""PostgreSQL's ``bigint``: an id past it names no game."""
-SETUP_FIELDS = ("name", "sides", "rules", "target", "goal", "extension")
-"""The fields of a game document (:func:`scoring.storage.game_document`) that hold its set-up."""
-
+__all__ = ["BadEventError", "ClubDatabaseError", "ClubStore", "TableNotFoundError", "TournamentNotFoundError"]
 
 class ClubStore:
     """The club's games, tables, events and tournaments in one PostgreSQL database. Safe to share between threads.
@@ -110,7 +115,7 @@ class ClubStore:
     def load(self, game_id: int) -> StoredGame:
         """:raises GameNotFoundError: no game has that id."""
         with self._tx() as conn:
-            return _load(conn, game_id)
+            return load_game(conn, game_id)
 
     def game_ids(self) -> list[int]:
         """Every game's id, newest first."""
@@ -120,11 +125,11 @@ class ClubStore:
     def history(self, game_id: int) -> list[Change]:
         """The audit trail of a game, oldest first."""
         with self._tx() as conn:
-            _load(conn, game_id)
+            load_game(conn, game_id)
             rows = conn.execute(
                 "SELECT id, at, author, action, hand_number, before, after, undoes, undone "
                 "FROM changes WHERE game_id = %s ORDER BY id", (game_id,)).fetchall()
-        return [Change(id=r[0], at=_iso(r[1]), author=r[2], action=r[3], hand_number=r[4], before=r[5],
+        return [Change(id=r[0], at=iso(r[1]), author=r[2], action=r[3], hand_number=r[4], before=r[5],
                        after=r[6], undoes=r[7], undone=bool(r[8])) for r in rows]
 
     # -- changes ------------------------------------------------------------------
@@ -133,20 +138,20 @@ class ClubStore:
         with self._tx() as conn:
             row = conn.execute("INSERT INTO games (created_at, setup, revision) VALUES (now(), %s, 0) RETURNING id",
                                (Jsonb(setup.to_json()),)).fetchone()
-            game_id = int(_one(row)[0])
-            _log(conn, game_id, author, "create", None, None, setup.to_json())
-            return _load(conn, game_id)
+            game_id = int(one(row)[0])
+            log_change(conn, game_id, author, "create", None, None, setup.to_json())
+            return load_game(conn, game_id)
 
     def add_hand(
         self, game_id: int, record: HandRecord, *, author: str = "borne", expected_revision: int | None = None
     ) -> StoredGame:
         """Append a hand. :raises GameOverError, IllegalHandError, StaleRevisionError, GameNotFoundError:"""
         with self._tx() as conn:
-            stored = _current(conn, game_id, expected_revision)
+            stored = current_game(conn, game_id, expected_revision)
             changed = stored.game.add_hand(record)
-            _store_hands(conn, game_id, changed)
-            _log(conn, game_id, author, "add", len(changed.hands), None, record.to_json())
-            return _bump(conn, game_id)
+            store_hands(conn, game_id, changed)
+            log_change(conn, game_id, author, "add", len(changed.hands), None, record.to_json())
+            return bump_revision(conn, game_id)
 
     def replace_hand(
         self,
@@ -159,24 +164,24 @@ class ClubStore:
     ) -> StoredGame:
         """Replace hand ``number`` (1-based). :raises HandNotFoundError, GameOverError, IllegalHandError:"""
         with self._tx() as conn:
-            stored = _current(conn, game_id, expected_revision)
+            stored = current_game(conn, game_id, expected_revision)
             changed = stored.game.replace_hand(number, record)
             before = stored.game.hands[number - 1].to_json()
-            _store_hands(conn, game_id, changed)
-            _log(conn, game_id, author, "replace", number, before, record.to_json())
-            return _bump(conn, game_id)
+            store_hands(conn, game_id, changed)
+            log_change(conn, game_id, author, "replace", number, before, record.to_json())
+            return bump_revision(conn, game_id)
 
     def delete_hand(
         self, game_id: int, number: int, *, author: str = "borne", expected_revision: int | None = None
     ) -> StoredGame:
         """Delete hand ``number`` (1-based). :raises HandNotFoundError, GameOverError:"""
         with self._tx() as conn:
-            stored = _current(conn, game_id, expected_revision)
+            stored = current_game(conn, game_id, expected_revision)
             changed = stored.game.delete_hand(number)
             before = stored.game.hands[number - 1].to_json()
-            _store_hands(conn, game_id, changed)
-            _log(conn, game_id, author, "delete", number, before, None)
-            return _bump(conn, game_id)
+            store_hands(conn, game_id, changed)
+            log_change(conn, game_id, author, "delete", number, before, None)
+            return bump_revision(conn, game_id)
 
     def undo(self, game_id: int, *, author: str = "borne", expected_revision: int | None = None) -> StoredGame:
         """Take back the last change to the hands made on the hub that is not already undone; logged too.
@@ -184,7 +189,7 @@ class ClubStore:
         :raises NothingToUndoError: when every such change is undone (a table's changes are the table's to undo).
         """
         with self._tx() as conn:
-            stored = _current(conn, game_id, expected_revision)
+            stored = current_game(conn, game_id, expected_revision)
             row = conn.execute(
                 "SELECT id, action, hand_number, before, after FROM changes WHERE game_id = %s "
                 "AND action IN ('add', 'replace', 'delete') AND NOT undone ORDER BY id DESC LIMIT 1",
@@ -199,10 +204,10 @@ class ClubStore:
                 changed = game.replace_hand(number, HandRecord.from_json(before))
             else:
                 changed = game.insert_hand(number, HandRecord.from_json(before))
-            _store_hands(conn, game_id, changed)
+            store_hands(conn, game_id, changed)
             conn.execute("UPDATE changes SET undone = true WHERE id = %s", (change_id,))
-            _log(conn, game_id, author, "undo", number, after, before, undoes=change_id)
-            return _bump(conn, game_id)
+            log_change(conn, game_id, author, "undo", number, after, before, undoes=change_id)
+            return bump_revision(conn, game_id)
 
     # -- export -------------------------------------------------------------------
 
@@ -228,7 +233,7 @@ class ClubStore:
         :raises BadEventError: the document is not a game (nothing is written).
         """
         setup, game = read_document(event)
-        at = _parse_time(event.at)
+        at = parse_time(event.at)
         with self._tx() as conn:
             conn.execute("INSERT INTO club_tables (name, online, first_seen, last_seen) VALUES (%s, true, now(), now()) "
                          "ON CONFLICT (name) DO NOTHING", (event.table,))
@@ -242,8 +247,8 @@ class ClubStore:
             row = conn.execute("SELECT game_id, revision FROM table_games WHERE table_name = %s AND table_game = %s "
                                "FOR UPDATE", (event.table, event.game)).fetchone()
             if row is None:
-                created = _parse_time(str(event.document.get("created_at", ""))) or at
-                game_id = int(_one(conn.execute(
+                created = parse_time(str(event.document.get("created_at", ""))) or at
+                game_id = int(one(conn.execute(
                     "INSERT INTO games (created_at, setup, revision) VALUES (%s, %s, %s) RETURNING id",
                     (created or datetime.now(UTC), Jsonb(setup.to_json()), event.revision)).fetchone())[0])
                 conn.execute("INSERT INTO table_games (table_name, table_game, game_id, revision) VALUES (%s, %s, %s, -1)",
@@ -251,20 +256,20 @@ class ClubStore:
                 held, before_game = -1, Game(setup=setup)
             else:
                 game_id, held = int(row[0]), int(row[1])
-                before_game = _load(conn, game_id).game
+                before_game = load_game(conn, game_id).game
             if event.revision <= held:
                 return True
             conn.execute("UPDATE games SET setup = %s, revision = %s WHERE id = %s",
                          (Jsonb(setup.to_json()), event.revision, game_id))
-            _store_hands(conn, game_id, game, at=at)
+            store_hands(conn, game_id, game, at=at)
             conn.execute("UPDATE table_games SET revision = %s WHERE table_name = %s AND table_game = %s",
                          (event.revision, event.table, event.game))
             conn.execute("UPDATE applied_events SET changed = true WHERE table_name = %s AND seq = %s",
                          (event.table, event.seq))
-            before, after = _hand_json(before_game, event.hand), _hand_json(game, event.hand)
+            before, after = hand_json(before_game, event.hand), hand_json(game, event.hand)
             if event.hand is None and held < 0:
                 after = setup.to_json()
-            _log(conn, game_id, event.table, event.kind.value, event.hand, before, after, at=at)
+            log_change(conn, game_id, event.table, event.kind.value, event.hand, before, after, at=at)
             return True
 
     def last_seq(self, table: str) -> int:
@@ -272,7 +277,7 @@ class ClubStore:
         with self._tx() as conn:
             row = conn.execute("SELECT coalesce(max(seq), 0) FROM applied_events WHERE table_name = %s",
                                (table,)).fetchone()
-        return int(_one(row)[0])
+        return int(one(row)[0])
 
     def set_online(self, table: str, online: bool) -> None:
         """Mark ``table`` online or offline (registering it if new)."""
@@ -288,10 +293,10 @@ class ClubStore:
                 " (SELECT coalesce(max(seq), 0) FROM applied_events e WHERE e.table_name = t.name) "
                 "FROM club_tables t LEFT JOIN LATERAL (SELECT game_id, table_game FROM table_games g "
                 " WHERE g.table_name = t.name ORDER BY table_game DESC LIMIT 1) cur ON true ORDER BY t.name").fetchall()
-            games = _load_games(conn, [int(r[3]) for r in rows if r[3] is not None])
+            games = load_games(conn, [int(r[3]) for r in rows if r[3] is not None])
         return [TableSummary(name=r[0], online=bool(r[1]), game=r[3], table_game=r[4],
                              totals=games[r[3]].totals() if r[3] is not None else {}, last_seq=int(r[5]),
-                             last_seen=_iso(r[2])) for r in rows]
+                             last_seen=iso(r[2])) for r in rows]
 
     def table_games(self, name: str) -> list[dict[str, Any]]:
         """The table's games, oldest first, as ``GET /api/games/{id}`` documents (``id`` the hub's), each with
@@ -304,7 +309,7 @@ class ClubStore:
                 raise TableNotFoundError(f"there is no table {name!r} in the club")
             rows = conn.execute("SELECT table_game, game_id FROM table_games WHERE table_name = %s ORDER BY table_game",
                                 (name,)).fetchall()
-            stored = {int(r[1]): _load(conn, int(r[1])) for r in rows}
+            stored = {int(r[1]): load_game(conn, int(r[1])) for r in rows}
         documents = []
         for table_game, game_id in rows:
             document = game_document(stored[game_id])
@@ -320,20 +325,20 @@ class ClubStore:
                 "SELECT g.table_name, g.table_game, h.game_id, h.position, h.scored_at FROM hands h "
                 "JOIN table_games g ON g.game_id = h.game_id "
                 "ORDER BY h.scored_at DESC, h.game_id DESC, h.position DESC LIMIT %s", (max(0, limit),)).fetchall()
-            games = _load_games(conn, [int(r[2]) for r in rows])
+            games = load_games(conn, [int(r[2]) for r in rows])
         out = []
         for table, table_game, game_id, number, at in rows:
             game = games[game_id]
             points = game.hand_points(game.scores()[number - 1])
             out.append(LatestHand(table=table, game=game_id, table_game=table_game, hand=number, points=points,
-                                  at=_iso(at)))
+                                  at=iso(at)))
         return out
 
     def standings(self) -> list[Standing]:
         """Every player across the club's games, best first (:func:`scoring.club.results.standings_of`)."""
         with self._tx() as conn:
             ids = [int(r[0]) for r in conn.execute("SELECT id FROM games ORDER BY id")]
-            games = _load_games(conn, ids)
+            games = load_games(conn, ids)
         return standings_of(games[i] for i in ids)
 
     # -- tournaments ---------------------------------------------------------------
@@ -345,14 +350,14 @@ class ClubStore:
         with self._tx() as conn:
             row = conn.execute("INSERT INTO tournaments (name, created_at) VALUES (%s, now()) RETURNING id",
                                (name.strip(),)).fetchone()
-        return int(_one(row)[0])
+        return int(one(row)[0])
 
     def tournaments(self) -> list[Tournament]:
         """Every tournament, newest first."""
         with self._tx() as conn:
             rows = conn.execute("SELECT t.id, t.name, t.created_at, count(r.number) FROM tournaments t "
                                 "LEFT JOIN rounds r ON r.tournament_id = t.id GROUP BY t.id ORDER BY t.id DESC").fetchall()
-        return [Tournament(id=r[0], name=r[1], created_at=_iso(r[2]), rounds=int(r[3])) for r in rows]
+        return [Tournament(id=r[0], name=r[1], created_at=iso(r[2]), rounds=int(r[3])) for r in rows]
 
     def add_round(self, tournament_id: int, seating: Sequence[Sequence[str]], drawn: bool) -> int:
         """The next round of a tournament with this seating (tables of sides); returns its number (1, 2, …).
@@ -361,170 +366,17 @@ class ClubStore:
         """
         tables = check_seating(seating)
         with self._tx() as conn:
-            _tournament(conn, tournament_id, lock=True)
+            check_tournament(conn, tournament_id, lock=True)
             row = conn.execute(
                 "INSERT INTO rounds (tournament_id, number, seating, drawn, created_at) "
                 "SELECT %s, coalesce(max(number), 0) + 1, %s, %s, now() FROM rounds WHERE tournament_id = %s "
                 "RETURNING number", (tournament_id, Jsonb(tables), drawn, tournament_id)).fetchone()
-        return int(_one(row)[0])
+        return int(one(row)[0])
 
     def rounds(self, tournament_id: int) -> list[Round]:
         """A tournament's rounds, first first. :raises TournamentNotFoundError:"""
         with self._tx() as conn:
-            _tournament(conn, tournament_id)
+            check_tournament(conn, tournament_id)
             rows = conn.execute("SELECT number, seating, drawn, created_at FROM rounds WHERE tournament_id = %s "
                                 "ORDER BY number", (tournament_id,)).fetchall()
-        return [Round(number=r[0], seating=r[1], drawn=bool(r[2]), created_at=_iso(r[3])) for r in rows]
-
-
-def read_document(event: TableEvent) -> tuple[GameSetup, Game]:
-    """The set-up and the game of an event's document, every hand checked as the table's game would.
-
-    :raises BadEventError: naming the table, the game and what is wrong.
-    """
-    document = event.document
-    where = f"table {event.table}, game {event.game}"
-    try:
-        if "id" in document and document["id"] != event.game:
-            raise BadEventError(f"{where}: the document is of game {document['id']!r}")
-        data = {name: document[name] for name in SETUP_FIELDS if name in document}
-        data.setdefault("name", "")
-        if not isinstance(data["sides"], list):
-            raise BadEventError(f"{where}: sides is not a list")
-        for i, side in enumerate(data["sides"]):
-            parse_side_name(side["name"], field=f"sides[{i}].name")
-            if not isinstance(side["players"], list):
-                raise BadEventError(f"{where}: sides[{i}].players is not a list")
-            for j, player in enumerate(side["players"]):
-                parse_side_name(player, field=f"sides[{i}].players[{j}]")
-        setup = GameSetup.from_json(data)
-        hands = document["hands"]
-        if not isinstance(hands, list):
-            raise BadEventError(f"{where}: hands is not a list")
-    except BadEventError:
-        raise
-    except (BorneError, KeyError, TypeError, AttributeError) as error:
-        raise BadEventError(f"{where}: the game's set-up cannot be read ({_reason(error)})") from error
-    game = Game(setup=setup)
-    for number, hand in enumerate(hands, start=1):
-        try:
-            game = game.add_hand(HandRecord.from_json(hand["record"]))
-        except (BorneError, KeyError, TypeError) as error:
-            raise BadEventError(f"{where}: hand {number}: {_reason(error)}") from error
-    return setup, game
-
-
-def game_csv(game: Game, *, headings: Mapping[str, str] | None = None) -> str:
-    """The rows of :meth:`scoring.storage.GameStore.export_csv` for ``game``."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    columns = ["hand", "side", "km", *ITEM_NAMES, "hand_total", "running_total"]
-    writer.writerow([(headings or {}).get(c, c) for c in columns])
-    for number, (hand, score, totals) in enumerate(zip(game.hands, game.scores(), game.totals_after_each_hand()),
-                                                   start=1):
-        for side in score.sides:
-            items = side.items.to_json()
-            writer.writerow([number, csv_text(side.side), hand.side(side.side).km, *(items[n] for n in ITEM_NAMES),
-                             side.total, totals[side.side]])
-    return out.getvalue()
-
-
-def _reason(error: BaseException) -> str:
-    return f"missing field {error}" if isinstance(error, KeyError) else str(error) or type(error).__name__
-
-
-def _one(row: TupleRow | None) -> TupleRow:
-    if row is None:
-        raise RuntimeError("the database returned no row where one was expected")
-    return row
-
-
-def _load(conn: Connection, game_id: int, *, lock: bool = False) -> StoredGame:
-    if isinstance(game_id, bool) or not isinstance(game_id, int) or not 1 <= game_id <= MAX_ID:
-        raise GameNotFoundError(f"there is no game {game_id}")
-    query = "SELECT setup, revision, created_at FROM games WHERE id = %s" + (" FOR UPDATE" if lock else "")
-    row = conn.execute(query, (game_id,)).fetchone()
-    if row is None:
-        raise GameNotFoundError(f"there is no game {game_id}")
-    hands = tuple(HandRecord.from_json(r[0]) for r in conn.execute(
-        "SELECT record FROM hands WHERE game_id = %s ORDER BY position", (game_id,)))
-    return StoredGame(id=game_id, game=Game(setup=GameSetup.from_json(row[0]), hands=hands), revision=row[1],
-                      created_at=_iso(row[2]))
-
-
-def _load_games(conn: Connection, ids: Sequence[int]) -> dict[int, Game]:
-    """Several games at once (two queries), by id."""
-    setups = {int(r[0]): GameSetup.from_json(r[1])
-              for r in conn.execute("SELECT id, setup FROM games WHERE id = ANY(%s)", (list(set(ids)),))}
-    hands: dict[int, list[HandRecord]] = {i: [] for i in setups}
-    for game_id, record in conn.execute("SELECT game_id, record FROM hands WHERE game_id = ANY(%s) "
-                                        "ORDER BY game_id, position", (list(setups),)):
-        hands[int(game_id)].append(HandRecord.from_json(record))
-    return {i: Game(setup=setup, hands=tuple(hands[i])) for i, setup in setups.items()}
-
-
-def _current(conn: Connection, game_id: int, expected_revision: int | None) -> StoredGame:
-    """The game, its row locked until the transaction ends, so that check-then-write cannot interleave."""
-    stored = _load(conn, game_id, lock=True)
-    if expected_revision is not None and expected_revision != stored.revision:
-        raise StaleRevisionError(expected_revision, stored.revision)
-    return stored
-
-
-def _store_hands(conn: Connection, game_id: int, game: Game, *, at: datetime | None = None) -> None:
-    """The game's hands as rows; a hand whose record was already stored keeps when it was scored."""
-    kept: dict[str, list[datetime]] = {}
-    for record, scored_at in conn.execute("SELECT record, scored_at FROM hands WHERE game_id = %s ORDER BY position",
-                                          (game_id,)):
-        kept.setdefault(json.dumps(record, sort_keys=True), []).append(scored_at)
-    conn.execute("DELETE FROM hands WHERE game_id = %s", (game_id,))
-    now = at or datetime.now(UTC)
-    rows = []
-    for position, hand in enumerate(game.hands, start=1):
-        record = hand.to_json()
-        earlier = kept.get(json.dumps(record, sort_keys=True))
-        rows.append((game_id, position, Jsonb(record), earlier.pop(0) if earlier else now))
-    with conn.cursor() as cursor:
-        cursor.executemany("INSERT INTO hands (game_id, position, record, scored_at) VALUES (%s, %s, %s, %s)", rows)
-
-
-def _bump(conn: Connection, game_id: int) -> StoredGame:
-    conn.execute("UPDATE games SET revision = revision + 1 WHERE id = %s", (game_id,))
-    return _load(conn, game_id)
-
-
-def _log(conn: Connection, game_id: int, author: str, action: str, number: int | None,
-         before: dict[str, Any] | None, after: dict[str, Any] | None, *, undoes: int | None = None,
-         at: datetime | None = None) -> None:
-    conn.execute(
-        "INSERT INTO changes (game_id, at, author, action, hand_number, before, after, undoes) "
-        "VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
-        (game_id, at or datetime.now(UTC), author, action, number, None if before is None else Jsonb(before),
-         None if after is None else Jsonb(after), undoes))
-
-
-def _hand_json(game: Game, number: int | None) -> dict[str, Any] | None:
-    if number is None or not 1 <= number <= len(game.hands):
-        return None
-    return game.hands[number - 1].to_json()
-
-
-def _tournament(conn: Connection, tournament_id: int, *, lock: bool = False) -> None:
-    if isinstance(tournament_id, bool) or not isinstance(tournament_id, int) or not 1 <= tournament_id <= MAX_ID:
-        raise TournamentNotFoundError(f"there is no tournament {tournament_id}")
-    query = "SELECT 1 FROM tournaments WHERE id = %s" + (" FOR UPDATE" if lock else "")
-    if conn.execute(query, (tournament_id,)).fetchone() is None:
-        raise TournamentNotFoundError(f"there is no tournament {tournament_id}")
-
-
-def _parse_time(text: str) -> datetime | None:
-    """An ISO 8601 time (UTC when it names no zone); ``None`` when it is not one."""
-    try:
-        moment = datetime.fromisoformat(text)
-    except ValueError:
-        return None
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
-
-
-def _iso(moment: datetime) -> str:
-    return moment.astimezone(UTC).isoformat(timespec="seconds")
+        return [Round(number=r[0], seating=r[1], drawn=bool(r[2]), created_at=iso(r[3])) for r in rows]

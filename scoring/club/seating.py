@@ -59,7 +59,7 @@ def seeded_seating(
     """The players seated by rank: the best ``per_table`` at the first table, the next at the second, ….
 
     ``players`` are those present this round (by default everyone in ``standings``); one with no standing
-    yet comes after everyone ranked, by name.
+    yet comes after everyone ranked, in the order given.
 
     :raises SeatingError: as :func:`draw_seating`.
     """
@@ -67,7 +67,7 @@ def seeded_seating(
     if players is not None:
         present = _checked(players)
         rank = {name: i for i, name in enumerate(order)}
-        order = sorted(present, key=lambda n: (rank.get(n, len(rank)), n))
+        order = sorted(present, key=lambda n: rank.get(n, len(rank)))
     return _seat(_checked(order), per_table)
 
 
