@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: install install-test browser photo-tools demo test lint bench
+.PHONY: install install-test browser photo-tools club-tools demo test lint bench
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -33,13 +33,26 @@ photo-tools:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq --no-install-recommends blender gimp-data >/dev/null; \
 	  else sudo apt-get update -qq && sudo apt-get install -y -qq --no-install-recommends blender gimp-data >/dev/null; fi; }
 
+# Debian's PostgreSQL and Mosquitto for the club's tests, which start their own throwaway server and broker
+# (pg_ctl is not on PATH on Debian: it lives in /usr/lib/postgresql/*/bin). In a container with no init, a
+# policy-rc.d that says no keeps the packages from starting their own services while they install; it is
+# removed afterwards (a machine running systemd is left to start them as usual).
+club-tools:
+	@{ { command -v mosquitto || [ -x /usr/sbin/mosquitto ]; } >/dev/null 2>&1 && ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1; } || { \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  POLICY=; if [ ! -d /run/systemd/system ] && [ ! -e /usr/sbin/policy-rc.d ]; then POLICY=/usr/sbin/policy-rc.d; \
+	    printf '#!/bin/sh\nexit 101\n' | $$SUDO tee $$POLICY >/dev/null && $$SUDO chmod 755 $$POLICY; fi; \
+	  $$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+	    postgresql mosquitto >/dev/null; status=$$?; \
+	  [ -z "$$POLICY" ] || $$SUDO rm -f $$POLICY; exit $$status; }
+
 # The main job: the score display and the camera pipeline; with no camera, a simulated game plays itself.
 # Its games go to a file of their own in the venv, apart from the games of `borne serve`/`borne run`.
 demo: install
 	$(BIN)/borne run --db $(VENV)/demo.sqlite3
 
 # Lint and types first (a minute), then every test and every package's doctests.
-test: lint browser photo-tools
+test: lint browser photo-tools club-tools
 	$(BIN)/python -m pytest
 
 lint: install-test
