@@ -19,6 +19,7 @@ import httpx
 import pytest
 
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS
+from tests.web.a11y import audit
 from tests.web.camera_run import render_sequence
 from tests.web.conftest import TOKEN, BorneProcess
 
@@ -140,13 +141,15 @@ def test_the_phone_page_without_the_token_is_refused_and_nothing_is_counted(
         tmp_path: Path, phone_video: tuple[Path, Path], camera_browser: Any) -> None:
     seq, _ = phone_video
     run = PhoneRun(tmp_path, seq).start()
-    context = camera_browser.new_context(ignore_https_errors=True)
+    # the policy lets no script in: axe-core is added to this page only for its audit
+    context = camera_browser.new_context(ignore_https_errors=True, bypass_csp=True)
     page = context.new_page()
     try:
         page.goto(f"{run.url}/camera?token=not-the-token")
         state = page.wait_for_selector('#phone-state[data-state="refused"]', timeout=30_000)
         assert state is not None and "wrong token" in state.inner_text()
         assert page.is_visible("#phone-token-input")  # asks for the right one
+        assert audit(page, "phone camera") == []
         status = run.get("/api/camera").json()
         assert status["frames"] == 0 and not status["connected"]
     finally:
