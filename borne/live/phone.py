@@ -44,20 +44,27 @@ def feed_news(counts: FeedCounts) -> str:
     "the phone's camera: 8.0 pictures/s received, 40 dropped (the pipeline took 80 of 120)"
     >>> feed_news(FeedCounts(received=0, taken=0, dropped=0, corrupt=0, received_per_second=0.0, senders=0))
     "the phone's camera: waiting for the page /camera to connect"
+    >>> feed_news(FeedCounts(received=9, taken=9, dropped=0, corrupt=0, received_per_second=0.0, senders=1))
+    "the phone's camera: connected, but no picture comes (is the phone's screen on, the page in front?)"
     """
     if counts.senders == 0:
         return "the phone's camera: waiting for the page /camera to connect"
+    if counts.received_per_second == 0:
+        return "the phone's camera: connected, but no picture comes (is the phone's screen on, the page in front?)"
     bad = f", {counts.corrupt} unreadable" if counts.corrupt else ""
     return (f"the phone's camera: {counts.received_per_second:.1f} pictures/s received, {counts.dropped} dropped"
             f"{bad} (the pipeline took {counts.taken} of {counts.received})")
 
 
 def watch_feed(source: PushedSource, camera: CameraState, stop: threading.Event) -> None:
-    """Keep the camera panel's message saying how the feed goes (the display's camera watcher copies it)."""
+    """Keep the camera panel's message saying how the feed goes (the display's camera watcher copies it); a page
+    still connected that sends nothing (a phone whose screen went off) is a camera lost."""
     while not stop.wait(NEWS_EVERY_S):
         if camera.status.ended:
             return
-        source.stats.message = feed_news(source.counts())
+        counts = source.counts()
+        source.stats.message = feed_news(counts)
+        source.stats.connected = counts.senders > 0 and counts.received_per_second > 0
 
 
 def phone_instructions(url: str, *, host: str, addresses: tuple[str, ...], token: str,
