@@ -29,9 +29,11 @@ class Migration:
     """One numbered SQL file of ``scoring/club/migrations``."""
 
     version: int
+    """The file's number: 1 for ``001_games.sql``."""
     name: str
     """The file's name without its number and ``.sql``: ``games``, ``club``, …"""
     sql: str
+    """The statements, run as one script inside the migration's transaction."""
 
 
 def migrations() -> list[Migration]:

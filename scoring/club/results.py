@@ -25,6 +25,7 @@ class Standing:
     """How one player (or a side named without its players) stands across the club's games."""
 
     name: str
+    """The player's name (or the side's, when it was stored without its players)."""
     games: int
     """Games played: the club's games with at least one hand in which the name's side played."""
     wins: int
@@ -67,6 +68,7 @@ class TableSummary:
     """One table of the club, as the board lists it."""
 
     name: str
+    """The table's name, as it publishes under (``borne/<club>/<table>/…``)."""
     online: bool
     """The table's last word: ``online``, or ``offline`` (also when the broker said so for it)."""
     game: int | None
@@ -90,6 +92,7 @@ class LatestHand:
     """A hand scored at one of the tables, for the board's ticker."""
 
     table: str
+    """The table that scored it."""
     game: int
     """The hub's id of the game."""
     table_game: int
@@ -111,8 +114,11 @@ class Tournament:
     """A tournament of the club: rounds of seating, played at the club's tables."""
 
     id: int
+    """The tournament's id in the club's database."""
     name: str
+    """Its title ("Friday cup")."""
     created_at: str
+    """When it was created (ISO 8601, UTC)."""
     rounds: int
     """How many rounds it has so far."""
 
@@ -131,6 +137,7 @@ class Round:
     drawn: bool
     """Drawn at random; ``False`` when seeded from the standings or set by hand."""
     created_at: str
+    """When it was seated (ISO 8601, UTC)."""
 
     def to_json(self) -> dict[str, Any]:
         return {"number": self.number, "seating": [list(t) for t in self.seating], "drawn": self.drawn,

@@ -34,9 +34,12 @@ class PostgresCluster:
     """A running throwaway cluster."""
 
     port: int
+    """The loopback TCP port it listens on."""
     folder: Path
+    """The temporary folder of its data, log, socket and ``pg_hba.conf`` (removed at the end)."""
 
     def url(self, database: str = "postgres") -> str:
+        """A URL of ``database`` on this cluster, as its superuser (trusted on loopback)."""
         return f"postgresql://{SUPERUSER}@127.0.0.1:{self.port}/{database}"
 
 
@@ -125,3 +128,6 @@ def postgres_url(postgres_cluster: PostgresCluster) -> str:
     with psycopg.connect(postgres_cluster.url(), autocommit=True) as conn:
         conn.execute(f"CREATE DATABASE {name}".encode())
     return postgres_cluster.url(name)
+
+
+from tests.club.broker import broker  # noqa: E402, F401  (a real Mosquitto for the tests that talk MQTT)
