@@ -226,7 +226,7 @@ class ClubStore:
     def apply(self, event: TableEvent) -> bool:
         """Apply a table's event once, in one transaction; ``True`` when it was new, ``False`` when already applied.
 
-        The table is registered if new, its game mapped to a hub game (created from the document's set-up
+        The table is registered if new (online: it just spoke), its game mapped to a hub game (created from the document's set-up
         if new); a revision newer than the hub's makes the document's hands the game's, an older one
         (arriving late) changes nothing but is recorded as applied.
 
