@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: install install-test browser photo-tools club-tools demo test lint bench
+.PHONY: install install-club install-test browser photo-tools club-tools demo test lint bench
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -16,6 +16,10 @@ OCR_WHEEL := rapidocr-onnxruntime==1.4.4
 install: $(BIN)/python
 	$(BIN)/pip install -q -e .
 	$(BIN)/pip install -q --no-deps $(OCR_WHEEL)
+
+# The club hub and a table joining a club (MQTT, PostgreSQL's client): `borne club`, `borne serve --club`.
+install-club: $(BIN)/python
+	$(BIN)/pip install -q -e '.[club]'
 
 install-test: $(BIN)/python
 	$(BIN)/pip install -q -e '.[test,train,photo]'

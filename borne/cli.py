@@ -21,6 +21,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "borne.commands.train",
     "borne.commands.replay",
     "borne.commands.run",
+    "borne.commands.club",
 )
 """Modules with a ``register(subparsers)`` function, in the order their commands are listed."""
 

@@ -30,7 +30,7 @@ from scoring.game import Game, GameSetup
 from scoring.hand import HandRecord
 from scoring.score import ITEM_NAMES
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 _MIGRATIONS: dict[int, str] = {
     1: """
@@ -78,6 +78,17 @@ _MIGRATIONS: dict[int, str] = {
     );
     CREATE INDEX requests_by_time ON requests (at);
     """,
+    4: """
+    CREATE TABLE club_outbox (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_id INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        revision INTEGER NOT NULL,
+        hand_number INTEGER,
+        at TEXT NOT NULL,
+        document TEXT NOT NULL
+    );
+    """,
 }
 """Schema migrations: version → SQL that brings version-1 to it."""
 
@@ -119,6 +130,21 @@ def default_db_path() -> Path:
     """The database in the user's data folder (``$XDG_DATA_HOME/borne`` or ``~/.local/share/borne``)."""
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "borne" / "borne.sqlite3"
+
+
+@dataclass(frozen=True)
+class OutboxEntry:
+    """A change waiting for the club's hub: the game as it was right after it."""
+
+    seq: int
+    """The table's event number: 1, 2, 3 … without gaps."""
+    game_id: int
+    kind: str
+    """The audit action (``create``, ``add``, ``replace``, ``delete``, ``undo``), or ``finished`` after the winning hand."""
+    revision: int
+    hand: int | None
+    at: str
+    document: dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -164,8 +190,9 @@ class Change:
 class GameStore:
     """Games in one SQLite file. Safe to share between threads; other processes may open the same file."""
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str], *, club_outbox: bool = False) -> None:
         self.path = Path(path)
+        self.club_outbox = club_outbox  # every change also goes to the club's outbox, in its own transaction
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.RLock()
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=10.0)
@@ -283,6 +310,24 @@ class GameStore:
         with self._write() as db:
             db.execute("DELETE FROM camera_documents WHERE name = ?", (name,))
 
+    # -- the club's outbox ---------------------------------------------------------
+    # A table in a club keeps every change here until the hub says it has it (scoring/club/publisher.py);
+    # ``seq`` numbers them without gaps, since a rolled-back change takes no number.
+
+    def outbox_pending(self, *, after: int, limit: int = 100) -> list[OutboxEntry]:
+        """The changes after ``after`` that the hub has not acknowledged, oldest first."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT seq, game_id, kind, revision, hand_number, at, document FROM club_outbox WHERE seq > ? "
+                "ORDER BY seq LIMIT ?", (after, limit)).fetchall()
+        return [OutboxEntry(seq=r[0], game_id=r[1], kind=r[2], revision=r[3], hand=r[4], at=r[5],
+                            document=json.loads(r[6])) for r in rows]
+
+    def outbox_acknowledge(self, seq: int) -> None:
+        """The hub holds every change up to ``seq``: they leave the outbox."""
+        with self._write() as db:
+            db.execute("DELETE FROM club_outbox WHERE seq <= ?", (seq,))
+
     # -- reading ------------------------------------------------------------------
 
     def load(self, game_id: int) -> StoredGame:
@@ -341,7 +386,7 @@ class GameStore:
             )
             game_id = int(cur.lastrowid or 0)
             self._log(game_id, author, "create", None, None, setup.to_json())
-            return self._load(game_id)
+            return self._changed(self._load(game_id), "create", None)
 
     def add_hand(
         self, game_id: int, record: HandRecord, *, author: str = "borne", expected_revision: int | None = None
@@ -353,7 +398,7 @@ class GameStore:
             number = len(changed.hands)
             self._store_hands(game_id, changed)
             self._log(game_id, author, "add", number, None, record.to_json())
-            return self._bump(game_id)
+            return self._changed(self._bump(game_id), "add", number)
 
     def replace_hand(
         self,
@@ -371,7 +416,7 @@ class GameStore:
             before = stored.game.hands[number - 1].to_json()
             self._store_hands(game_id, changed)
             self._log(game_id, author, "replace", number, before, record.to_json())
-            return self._bump(game_id)
+            return self._changed(self._bump(game_id), "replace", number)
 
     def delete_hand(
         self, game_id: int, number: int, *, author: str = "borne", expected_revision: int | None = None
@@ -383,7 +428,7 @@ class GameStore:
             before = stored.game.hands[number - 1].to_json()
             self._store_hands(game_id, changed)
             self._log(game_id, author, "delete", number, before, None)
-            return self._bump(game_id)
+            return self._changed(self._bump(game_id), "delete", number)
 
     def undo(self, game_id: int, *, author: str = "borne", expected_revision: int | None = None) -> StoredGame:
         """Take back the last change to the hands that is not already undone; the undo is logged too.
@@ -411,7 +456,7 @@ class GameStore:
             db.execute("UPDATE changes SET undone = 1 WHERE id = ?", (change_id,))
             self._log(game_id, author, "undo", number, json.loads(after) if after else None,
                       json.loads(before) if before else None, undoes=change_id)
-            return self._bump(game_id)
+            return self._changed(self._bump(game_id), "undo", number)
 
     def _current(self, game_id: int, expected_revision: int | None) -> StoredGame:
         stored = self._load(game_id)
@@ -425,6 +470,20 @@ class GameStore:
             "INSERT INTO hands (game_id, position, record) VALUES (?, ?, ?)",
             [(game_id, i, json.dumps(h.to_json())) for i, h in enumerate(game.hands, start=1)],
         )
+
+    def _changed(self, stored: StoredGame, action: str, number: int | None) -> StoredGame:
+        """In the change's transaction: the club's outbox gets the game as it now is (when the table is in a club)."""
+        if self.club_outbox:
+            outcome = stored.game.outcome()
+            kinds = [action]
+            if outcome.finished_after_hand is not None and action in ("add", "replace") \
+                    and outcome.finished_after_hand == number:
+                kinds.append("finished")
+            text = json.dumps(game_document(stored), separators=(",", ":"), ensure_ascii=False)
+            self._db.executemany(
+                "INSERT INTO club_outbox (game_id, kind, revision, hand_number, at, document) VALUES (?, ?, ?, ?, ?, ?)",
+                [(stored.id, kind, stored.revision, number, _now(), text) for kind in kinds])
+        return stored
 
     def _bump(self, game_id: int) -> StoredGame:
         self._db.execute("UPDATE games SET revision = revision + 1 WHERE id = ?", (game_id,))

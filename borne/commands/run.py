@@ -75,6 +75,7 @@ def _run(args: argparse.Namespace) -> int:
     import threading
 
     from borne.commands import CommandError
+    from borne.commands.club import join_club
     from borne.commands.web import settings_from
     from borne.live import (
         BROWSER_FRAME_SIZE,
@@ -137,6 +138,7 @@ def _run(args: argparse.Namespace) -> int:
     demo = spec == "demo"  # open_source made the data engine's demo (datasets is imported for it only)
     settings, generated = settings_from(args)
     app = create_app(settings)
+    club = join_club(args, app.state.store, None if args.table == DEFAULT_TABLE else table_name)
     # --layout > the zones saved for the table > the source's own (the demo) > the default
     choice = choose_layout(
         file=TableLayout.from_file(args.layout) if args.layout is not None else None,
@@ -228,6 +230,8 @@ def _run(args: argparse.Namespace) -> int:
     finally:
         stop.set()
         source.close()
+        if club is not None:
+            club.stop()
     return 0
 
 

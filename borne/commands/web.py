@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from borne.commands.club import add_club_options
+
 if TYPE_CHECKING:
     from scoring.web.settings import WebSettings
 
@@ -27,6 +29,7 @@ def add_server_options(p: argparse.ArgumentParser) -> None:
                    help="live-update streams open at once per client address (default 8)")
     p.add_argument("--db", default=None, metavar="PATH",
                    help="the SQLite file of the games (default: borne/borne.sqlite3 in the user's data folder)")
+    add_club_options(p)
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -37,6 +40,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "Reads are open; writes need the token printed at start-up.",
     )
     add_server_options(p)
+    p.add_argument("--table", default=None, metavar="NAME",
+                   help="the table's name in its club (with --club; default: the broker login's user name)")
     p.set_defaults(func=_serve)
 
 
@@ -67,11 +72,14 @@ def settings_from(args: argparse.Namespace) -> tuple[WebSettings, bool]:
 
 def _serve(args: argparse.Namespace) -> int:
     from borne.commands import CommandError
-    from scoring.web.app import serve
+    from borne.commands.club import join_club
+    from scoring.web.app import create_app, serve
 
     if not 0 <= args.port <= 65535:
         raise CommandError(f"--port must be 0 to 65535, not {args.port}")
     settings, generated = settings_from(args)
+    app = create_app(settings)
+    club = join_club(args, app.state.store, args.table)
 
     def announce(url: str) -> None:
         print(f"Borne is serving the score display on {url}/", flush=True)
@@ -80,7 +88,10 @@ def _serve(args: argparse.Namespace) -> int:
         print(f"Token for changes: {settings.token}{note}", flush=True)
 
     try:
-        serve(settings, announce=announce)
+        serve(settings, app=app, announce=announce)
     except OSError as e:
         raise CommandError(f"cannot serve on {args.host}:{args.port}: {e.strerror or e}") from None
+    finally:
+        if club is not None:
+            club.stop()
     return 0

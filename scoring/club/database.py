@@ -273,10 +273,13 @@ class ClubStore:
             return True
 
     def last_seq(self, table: str) -> int:
-        """The highest event number applied from ``table``; 0 for a table never heard from."""
+        """The highest event number applied from ``table`` with every one before it (what the hub acknowledges:
+        the table sends again whatever comes after); 0 for a table never heard from."""
         with self._tx() as conn:
-            row = conn.execute("SELECT coalesce(max(seq), 0) FROM applied_events WHERE table_name = %s",
-                               (table,)).fetchone()
+            row = conn.execute(
+                "SELECT min(c) - 1 FROM (SELECT 1 AS c UNION ALL SELECT seq + 1 FROM applied_events "
+                "WHERE table_name = %s) AS candidates WHERE NOT EXISTS (SELECT 1 FROM applied_events a "
+                "WHERE a.table_name = %s AND a.seq = candidates.c)", (table, table)).fetchone()
         return int(one(row)[0])
 
     def set_online(self, table: str, online: bool) -> None:
