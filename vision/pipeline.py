@@ -92,12 +92,16 @@ class Pipeline:
         reading = self.reader.read(frame.image)
         index, at = frame.index + self.frame_offset, frame.time + self.time_offset
         events: tuple[LifecycleEvent, ...] = ()
-        if not self.seated:
-            assert self.seating is not None
+        found = None
+        if self.seating is not None and self.seating.looking:
             h, w = frame.image.shape[:2]
             found = self.seating.see(SeenFrame(index, at, reading), w, h)
-            if found is not None:
-                events = tuple(self.seat(found))
+            if not self.seating.looking and found is None:
+                self.seating.release()
+        if found is not None:  # the sides found, or found again with more: the hand followed afresh
+            events = tuple(self.seat(found))
+            census = take_census(list(reading.sightings), self.layout)
+        elif not self.seated:
             census = take_census(list(reading.sightings), self.layout)
         else:
             if self.widening is not None:
@@ -124,6 +128,7 @@ class Pipeline:
         sides were looked for; returns the events of those frames. Ends the looking."""
         self.layout = layout
         self.lifecycle = self._lifecycle_for(layout)
+        self.log = []
         if self.on_seated is not None:
             self.on_seated(layout)
         events: list[LifecycleEvent] = []
@@ -132,7 +137,8 @@ class Pipeline:
                 self.seating.adopt(layout)
             for seen in self.seating.gathered:
                 events.extend(self._follow(seen.reading, seen.index, seen.time)[1])
-            self.seating.release()
+            if not self.seating.looking:
+                self.seating.release()
         return events
 
     def finish(self) -> list[LifecycleEvent]:

@@ -65,9 +65,10 @@ class TableLayout:
     def to_json(self) -> dict[str, Any]:
         return {"sides": [s.to_json() for s in self.sides]}
 
-    def with_few_corners(self, most: int = 24) -> TableLayout:
-        """The same zones drawn with at most ``most`` corners each (a found zone's arc has dozens: too many to
-        drag on the display, and past what a layout may hold), each cut as little as that allows."""
+    def with_few_corners(self, most: int = 60) -> TableLayout:
+        """The same zones drawn with at most ``most`` corners each (a layout holds 64 at most; a widened zone's
+        outline may have more), each cut as little as that allows: a zone cut more loses the edge it keeps
+        from the discard pile, where the cards are smallest."""
         import cv2
 
         def fewer(zone: NDArray[np.float64]) -> NDArray[np.float64]:

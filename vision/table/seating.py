@@ -6,6 +6,8 @@ place anybody. Each frame's reading is kept (its sightings, never its picture) u
 found on :data:`STEADY_FRAMES` frames in a row, each holding :data:`MIN_CARDS` face-up cards of its own,
 one of them a distance card (the first cards of a hand are a side's roll and a hazard laid on it, which
 may lie across). The pipeline then follows the hand from the first frame gathered, so no play is lost.
+Without a set-up, frames are still gathered for a while (:data:`MAX_GATHERED`): a side whose first distance
+card comes late is found then, and the hand is followed afresh with it from the first frame.
 Where the game's set-up names the sides, that many are waited for and they are named in seat order:
 clockwise from the top of the picture, as :data:`~vision.table.found_sides.COMPASS` orders them.
 
@@ -60,6 +62,9 @@ class Seating:
         self.names = tuple(names) if names is not None else None
         self.layout: TableLayout | None = None
         """The layout found (``None`` while looking)."""
+        self.looking = True
+        """Frames are still gathered: before the sides are found, and after while more sides may show (no
+        set-up gave their number, fewer than four found, fewer than :data:`MAX_GATHERED` frames kept)."""
         self._gathered: list[SeenFrame] = []
         self._steady = 0
         self._last_key: tuple[str, ...] | None = None
@@ -71,32 +76,39 @@ class Seating:
         return tuple(self._gathered)
 
     def see(self, seen: SeenFrame, width: int, height: int) -> TableLayout | None:
-        """Keep one more frame; the layout once the sides are found (then :attr:`layout`), else ``None``."""
-        if self.layout is not None:
-            return self.layout
+        """Keep one more frame; a layout when the sides are found (then :attr:`layout`), or found again with
+        more sides (a side whose first distance card came late: follow the hand afresh with it), else ``None``."""
+        if not self.looking:
+            return None
         self._gathered.append(seen)
         sightings = list(seen.reading.sightings)
         found = sides_placed(sightings, width, height)
         wanted = len(self.names) if self.names is not None else None
-        if found is not None and not (len(found.sides) >= 2 and (wanted is None or len(found.sides) == wanted)
+        fewest = 2 if self.layout is None else len(self.layout.sides) + 1
+        if found is not None and not (len(found.sides) >= fewest and (wanted is None or len(found.sides) == wanted)
                                       and _placed(found, sightings)):
             found = None
         key = None if found is None else tuple(s.side for s in found.sides)
         self._steady = self._steady + 1 if key is not None and key == self._last_key else int(key is not None)
         self._last_key = key
-        if found is not None:
+        if found is not None and self.layout is None:
             cards = sum(s.face_up for s in sightings)
             if self._fullest is None or cards >= self._fullest[0]:
                 self._fullest = (cards, found)
-            if self._steady >= STEADY_FRAMES:
-                return self._fix(found)
+        if found is not None and self._steady >= STEADY_FRAMES:
+            fixed = self._fix(found)
+            self.looking = self.names is None and len(fixed.sides) < 4 and len(self._gathered) < MAX_GATHERED
+            self._steady, self._last_key = 0, None
+            return fixed
         if len(self._gathered) >= MAX_GATHERED:
-            return self.settle(width, height)
+            self.looking = False
+            return self.settle(width, height) if self.layout is None else None
         return None
 
     def settle(self, width: int, height: int) -> TableLayout:
         """The source ended (or too many frames went by) before the sides were found for sure: those found on
         the fullest frame, else two sides facing each other across the picture."""
+        self.looking = False
         if self.layout is not None:
             return self.layout
         if self._fullest is not None:
@@ -111,6 +123,7 @@ class Seating:
     def adopt(self, layout: TableLayout) -> None:
         """A layout settled elsewhere (a person's zones, a hand taken back after a restart) ends the looking."""
         self.layout = layout
+        self.looking = False
 
     def release(self) -> None:
         """Forget the gathered frames (the pipeline has followed them)."""
