@@ -88,6 +88,8 @@ _MIGRATIONS: dict[int, str] = {
         at TEXT NOT NULL,
         document TEXT NOT NULL
     );
+    CREATE TABLE club_origin (origin TEXT NOT NULL);
+    INSERT INTO club_origin (origin) VALUES (lower(hex(randomblob(8))));
     """,
 }
 """Schema migrations: version → SQL that brings version-1 to it."""
@@ -313,6 +315,14 @@ class GameStore:
     # -- the club's outbox ---------------------------------------------------------
     # A table in a club keeps every change here until the hub says it has it (scoring/club/publisher.py);
     # ``seq`` numbers them without gaps, since a rolled-back change takes no number.
+
+    @property
+    def club_origin(self) -> str:
+        """This games file's name in a club: random, made once, so that its seq and game ids are told apart
+        from another file's published under the same table name."""
+        with self._lock:
+            origin: str = self._db.execute("SELECT origin FROM club_origin").fetchone()[0]
+        return origin
 
     def outbox_pending(self, *, after: int, limit: int = 100) -> list[OutboxEntry]:
         """The changes after ``after`` that the hub has not acknowledged, oldest first."""

@@ -35,6 +35,7 @@ from scoring.club.errors import (
     BadEventError,
     ClubDatabaseError,
     ClubError,
+    ForeignOriginError,
     TableNotFoundError,
     TournamentNotFoundError,
 )
@@ -61,7 +62,8 @@ from scoring.game import Game, GameSetup
 from scoring.hand import HandRecord
 from scoring.storage import Change, StoredGame, game_document
 
-__all__ = ["BadEventError", "ClubDatabaseError", "ClubStore", "TableNotFoundError", "TournamentNotFoundError"]
+__all__ = ["BadEventError", "ClubDatabaseError", "ClubStore", "ForeignOriginError", "TableNotFoundError",
+           "TournamentNotFoundError"]
 
 class ClubStore:
     """The club's games, tables, events and tournaments in one PostgreSQL database. Safe to share between threads.
@@ -231,12 +233,19 @@ class ClubStore:
         (arriving late) changes nothing but is recorded as applied.
 
         :raises BadEventError: the document is not a game (nothing is written).
+        :raises ForeignOriginError: the table publishes from another games file than before.
         """
         setup, game = read_document(event)
         at = parse_time(event.at)
         with self._tx() as conn:
-            conn.execute("INSERT INTO club_tables (name, online, first_seen, last_seen) VALUES (%s, true, now(), now()) "
-                         "ON CONFLICT (name) DO NOTHING", (event.table,))
+            conn.execute("INSERT INTO club_tables (name, online, first_seen, last_seen, origin) "
+                         "VALUES (%s, true, now(), now(), %s) ON CONFLICT (name) DO NOTHING", (event.table, event.origin))
+            known = one(conn.execute("UPDATE club_tables SET origin = coalesce(origin, %s) WHERE name = %s "
+                                     "RETURNING origin", (event.origin, event.table)).fetchone())[0]
+            if known != event.origin:
+                raise ForeignOriginError(
+                    f"table {event.table!r} now publishes from another games file ({event.origin}, the club knows "
+                    f"{known}): give that table a new name, or retire the old one from the club")
             new = conn.execute(
                 "INSERT INTO applied_events (table_name, seq, kind, table_game, revision, at, applied_at, changed) "
                 "VALUES (%s, %s, %s, %s, %s, %s, now(), false) ON CONFLICT DO NOTHING RETURNING seq",
@@ -272,6 +281,17 @@ class ClubStore:
             log_change(conn, game_id, event.table, event.kind.value, event.hand, before, after, at=at)
             return True
 
+    def refuse(self, event: TableEvent) -> None:
+        """Keep ``event`` as heard but refused (its document broke the hub's rules): it changes nothing, and its
+        seq counts as held, so the table stops sending it and the events after it are acknowledged."""
+        with self._tx() as conn:
+            conn.execute("INSERT INTO club_tables (name, online, first_seen, last_seen, origin) "
+                         "VALUES (%s, true, now(), now(), %s) ON CONFLICT (name) DO NOTHING", (event.table, event.origin))
+            conn.execute(
+                "INSERT INTO applied_events (table_name, seq, kind, table_game, revision, at, applied_at, changed) "
+                "VALUES (%s, %s, %s, %s, %s, %s, now(), false) ON CONFLICT DO NOTHING",
+                (event.table, event.seq, event.kind.value, event.game, event.revision, event.at))
+
     def last_seq(self, table: str) -> int:
         """The highest event number applied from ``table`` with every one before it (what the hub acknowledges:
         the table sends again whatever comes after); 0 for a table never heard from."""
@@ -299,7 +319,8 @@ class ClubStore:
             games = load_games(conn, [int(r[3]) for r in rows if r[3] is not None])
         return [TableSummary(name=r[0], online=bool(r[1]), game=r[3], table_game=r[4],
                              totals=games[r[3]].totals() if r[3] is not None else {}, last_seq=int(r[5]),
-                             last_seen=iso(r[2])) for r in rows]
+                             last_seen=iso(r[2]), hands=len(games[r[3]].hands) if r[3] is not None else 0,
+                             winner=games[r[3]].outcome().winner if r[3] is not None else None) for r in rows]
 
     def table_games(self, name: str) -> list[dict[str, Any]]:
         """The table's games, oldest first, as ``GET /api/games/{id}`` documents (``id`` the hub's), each with

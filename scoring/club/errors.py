@@ -27,3 +27,7 @@ class SeatingError(ClubError):
 
 class ClubDatabaseError(ClubError):
     """The club's database cannot be used: not a ``postgresql://`` URL, unreachable, or written by a newer Borne."""
+
+
+class ForeignOriginError(BadEventError):
+    """A table's events come from another games file than before (its SQLite replaced): refused, not merged."""

@@ -6,7 +6,8 @@ Topics (``<club>`` and ``<table>`` are names of :data:`NAME_PATTERN`)::
     borne/<club>/<table>/state    QoS 1, retained: the table's current game (the last event), for a late subscriber
     borne/<club>/<table>/status   QoS 1, retained: "online", or "offline" (the broker's last will for the table)
     borne/<club>/<table>/live     QoS 0, retained: the hand the camera follows (``GET /api/camera/hand``'s form)
-    borne/<club>/<table>/ack      QoS 1, retained, written by the hub only: the last seq it holds with all before it
+    borne/<club>/<table>/ack      QoS 1, retained, written by the hub only: ``<origin>:<seq>``, the last seq of that
+                                  games file it holds with all before it
 
 An event carries the whole game after the change (the ``GET /api/games/{id}`` document), so the hub that
 applies it needs nothing else, a duplicate changes nothing, and an event missed in between is healed by the
@@ -14,7 +15,7 @@ next one. ``seq`` numbers a table's events without gaps; ``id`` (``<table>:<seq>
 A table keeps each event in its own SQLite file until the hub's ``ack`` covers it, and sends it again until then:
 the broker or the hub may go away at any moment without a hand lost.
 
->>> event = TableEvent(table="t7", seq=3, kind=EventKind.HAND_SCORED, game=1, revision=2, hand=2,
+>>> event = TableEvent(table="t7", origin="0123456789abcdef", seq=3, kind=EventKind.HAND_SCORED, game=1, revision=2, hand=2,
 ...                    at="2026-12-06T20:15:00+00:00", document={"sides": []})
 >>> event.id, event_topic("friday", "t7")
 ('t7:3', 'borne/friday/t7/events')
@@ -66,6 +67,8 @@ class TableEvent(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     table: str = Field(pattern=f"^{NAME_PATTERN}$", description="The table that played it.")
+    origin: str = Field(pattern="^[0-9a-f]{16}$",
+                        description="The table's games file (a random name it keeps): seq and game ids are its own.")
     seq: int = Field(ge=1, description="The table's event number: 1, 2, 3 … without gaps, in the order played.")
     kind: EventKind
     game: int = Field(ge=1, description="The game's id at the table (its own SQLite file).")
@@ -78,6 +81,22 @@ class TableEvent(BaseModel):
     def id(self) -> str:
         """What the hub applies once: ``<table>:<seq>``."""
         return f"{self.table}:{self.seq}"
+
+
+def ack_payload(origin: str, seq: int) -> str:
+    """What the hub acknowledges: ``<origin>:<seq>`` (a table with another games file ignores it).
+
+    >>> read_ack(ack_payload("0123456789abcdef", 12))
+    ('0123456789abcdef', 12)
+    """
+    return f"{origin}:{seq}"
+
+
+def read_ack(payload: bytes | str) -> tuple[str, int] | None:
+    """``(origin, seq)`` of an acknowledgement, ``None`` for anything else."""
+    text = payload.decode("ascii", "replace") if isinstance(payload, bytes) else payload
+    origin, _, seq = text.partition(":")
+    return (origin, int(seq)) if seq.isdigit() and len(origin) == 16 else None
 
 
 def check_name(name: str, what: str = "table") -> str:

@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 from pydantic import ValidationError
 
 from scoring.club.broker import KEEPALIVE_S, BrokerAddress
-from scoring.club.events import ONLINE, TableEvent, parse_topic, topic
+from scoring.club.errors import ForeignOriginError
+from scoring.club.events import ONLINE, TableEvent, ack_payload, parse_topic, topic
 
 if TYPE_CHECKING:
     import paho.mqtt.client as mqtt
@@ -36,6 +37,8 @@ class EventSink(Protocol):
     def apply(self, event: TableEvent) -> bool: ...
 
     def last_seq(self, table: str) -> int: ...
+
+    def refuse(self, event: TableEvent) -> None: ...
 
     def set_online(self, table: str, online: bool) -> None: ...
 
@@ -111,10 +114,13 @@ class ClubListener:
         try:
             if self.store.apply(event):
                 self.applied += 1
-        except ValueError as e:  # a document the rules refuse: nothing was stored
+        except ForeignOriginError as e:  # not acknowledged: the ack would tell that file to forget its events
+            return self._drop(name, f"event {event.id}: {e}")
+        except ValueError as e:  # a document the hub's rules refuse: kept as refused, so the table stops sending it
+            self.store.refuse(event)
             self._drop(name, f"event {event.id}: {e}")
-        self._client.publish(topic(self.broker.club, table, "ack"), str(self.store.last_seq(table)), qos=1,
-                             retain=True)
+        self._client.publish(topic(self.broker.club, table, "ack"),
+                             ack_payload(event.origin, self.store.last_seq(table)), qos=1, retain=True)
 
     def _live(self, table: str, payload: bytes) -> None:
         try:

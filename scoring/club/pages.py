@@ -42,7 +42,7 @@ def _shell(page: str, language: str, title: str, **data: str) -> HTMLResponse:
     return HTMLResponse(
         f'<!doctype html><html lang="{language}"><head><meta charset="utf-8">'
         f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>{html.escape(title)}</title>'
-        f'<link rel="stylesheet" href="/club-static/board.css"><script src="/club-static/board.js" defer></script>'
+        f'<link rel="icon" href="data:,"><link rel="stylesheet" href="/club-static/board.css"><script src="/club-static/board.js" defer></script>'
         f'</head><body data-page="{page}"{attributes}><main id="board" aria-live="polite"></main></body></html>')
 
 

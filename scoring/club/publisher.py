@@ -16,7 +16,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from scoring.club.broker import KEEPALIVE_S, BrokerAddress
-from scoring.club.events import ACTION_KINDS, OFFLINE, ONLINE, TableEvent, check_name, topic
+from scoring.club.events import ACTION_KINDS, OFFLINE, ONLINE, TableEvent, check_name, read_ack, topic
 from scoring.storage import GameStore, OutboxEntry
 
 if TYPE_CHECKING:
@@ -38,6 +38,7 @@ class TablePublisher:
         self.store = store
         self.broker = broker
         self.table = check_name(table)
+        self.origin = store.club_origin
         self.acknowledged = 0
         """The hub holds every event up to this seq."""
         self.connected = threading.Event()
@@ -93,10 +94,12 @@ class TablePublisher:
         self.connected.clear()
 
     def _message(self, client: mqtt.Client, userdata: object, message: mqtt.MQTTMessage) -> None:
-        try:
-            seq = int(message.payload.decode("ascii"))
-        except (UnicodeDecodeError, ValueError):
-            log.warning("club: an acknowledgement that is no number on %s", message.topic)
+        ack = read_ack(bytes(message.payload))
+        if ack is None:
+            log.warning("club: an acknowledgement that is not <origin>:<seq> on %s", message.topic)
+            return
+        origin, seq = ack
+        if origin != self.origin:  # the club holds another games file under this table's name
             return
         if seq > self.acknowledged:
             self.acknowledged = seq
@@ -131,5 +134,5 @@ class TablePublisher:
 
     def event(self, entry: OutboxEntry) -> TableEvent:
         """An outbox entry as the event the club hears."""
-        return TableEvent(table=self.table, seq=entry.seq, kind=ACTION_KINDS[entry.kind], game=entry.game_id,
+        return TableEvent(table=self.table, origin=self.origin, seq=entry.seq, kind=ACTION_KINDS[entry.kind], game=entry.game_id,
                           revision=entry.revision, hand=entry.hand, at=entry.at, document=entry.document)

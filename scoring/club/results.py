@@ -81,10 +81,15 @@ class TableSummary:
     """The highest event number applied from the table; 0 before any."""
     last_seen: str = ""
     """When the hub last heard from the table (ISO 8601, UTC)."""
+    hands: int = 0
+    """Hands of the current game so far."""
+    winner: str | None = None
+    """The current game's winner, once it is over."""
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "online": self.online, "game": self.game, "table_game": self.table_game,
-                "totals": dict(self.totals), "last_seq": self.last_seq, "last_seen": self.last_seen}
+                "totals": dict(self.totals), "last_seq": self.last_seq, "last_seen": self.last_seen,
+                "hands": self.hands, "winner": self.winner}
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,18 +41,20 @@ class Broker:
     def start(self) -> None:
         binary = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
         if not Path(binary).exists():
-            pytest.fail("mosquitto is not installed: run `make test`, which installs Debian's mosquitto")
-        self.process = subprocess.Popen([binary, "-c", str(self.files.config)], stderr=subprocess.PIPE)
+            raise RuntimeError("mosquitto is not installed: run `make test`, which installs Debian's mosquitto")
+        log = self.files.config.with_name("mosquitto.log")
+        with log.open("ab") as out:
+            self.process = subprocess.Popen([binary, "-c", str(self.files.config)], stderr=out, stdout=out)
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                pytest.fail(f"mosquitto stopped: {self.process.stderr.read().decode() if self.process.stderr else ''}")
+                raise RuntimeError(f"mosquitto stopped: {log.read_text(errors='replace')[-2000:]}")
             try:
                 socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
                 return
             except OSError:
                 time.sleep(0.05)
-        pytest.fail("mosquitto did not listen within 10 s")
+        raise RuntimeError("mosquitto did not listen within 10 s")
 
     def kill(self) -> None:
         if self.process is not None:
@@ -60,7 +63,9 @@ class Broker:
             self.process = None
 
 
-def start_broker(tables: list[str] | None = None) -> Iterator[Broker]:
+@contextmanager
+def running_broker(tables: list[str] | None = None) -> Iterator[Broker]:
+    """A Mosquitto with a login per table and the hub's, killed and its files removed on leaving."""
     # not under pytest's tmp_path: its folders are the test user's alone, and mosquitto started as root runs
     # as the mosquitto user, which must reach its files
     folder = Path(tempfile.mkdtemp(prefix="borne-mqtt-"))
@@ -77,4 +82,5 @@ def start_broker(tables: list[str] | None = None) -> Iterator[Broker]:
 
 @pytest.fixture
 def broker() -> Iterator[Broker]:
-    yield from start_broker()
+    with running_broker() as started:
+        yield started

@@ -26,7 +26,7 @@ class Table:
     def event(self, game_id, kind, hand=None, at="2026-12-06T20:00:00+00:00"):
         stored = self.store.load(game_id)
         self.seq += 1
-        return TableEvent(table=self.name, seq=self.seq, kind=kind, game=game_id, revision=stored.revision,
+        return TableEvent(table=self.name, origin=self.store.club_origin, seq=self.seq, kind=kind, game=game_id, revision=stored.revision,
                           hand=hand, at=at, document=game_document(stored))
 
     def start(self, players=("Ana", "Ben")):

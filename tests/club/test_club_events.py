@@ -8,7 +8,7 @@ import pytest
 
 from scoring.club import database
 from scoring.club.database import ClubStore
-from scoring.club.errors import BadEventError
+from scoring.club.errors import BadEventError, ForeignOriginError
 from scoring.club.events import EventKind
 from tests.club.tables import CLUB_TABLES, H1, H2, H3, Table, counts
 from tests.conftest import build_hand
@@ -183,3 +183,25 @@ def test_latest_hands_are_the_tables_newest_with_their_points(club, tmp_path):
     assert latest[0].points == {"Ana": 0, "Ben": 200}
     one.store.close()
     two.store.close()
+
+
+def test_a_table_publishing_from_another_games_file_is_refused_whole(club, table, tmp_path):
+    game_id, started = table.start()
+    assert club.apply(started) and club.apply(table.score(game_id, H1))
+    newcomer = Table(tmp_path / "replaced.sqlite3")  # the same table name, a fresh file: its seq and ids restart
+    other_game, other_start = newcomer.start(("Cleo", "Dev"))
+    before = counts(club.url)
+    with pytest.raises(ForeignOriginError, match="another games file"):
+        club.apply(other_start)
+    assert counts(club.url) == before
+    assert the_game(club).game.hands == (H1,) and club.last_seq("t1") == 2
+
+
+def test_a_document_the_hub_refuses_is_kept_as_refused_so_the_events_after_it_are_acknowledged(club, table):
+    game_id, started = table.start()
+    bad = started.model_copy(update={"document": {**started.document, "sides": "nobody"}})
+    with pytest.raises(BadEventError):
+        club.apply(bad)
+    club.refuse(bad)
+    assert club.apply(table.score(game_id, H1))
+    assert club.last_seq("t1") == 2 and the_game(club).game.hands == (H1,)

@@ -7,18 +7,18 @@ import shutil
 
 import pytest
 
-from tests.club import conftest
+from tests.club import postgres
 
 
 def test_without_postgresql_the_fixture_fails_and_names_make_test(monkeypatch):
     monkeypatch.setattr(shutil, "which", lambda name: None)
     monkeypatch.setattr(glob, "glob", lambda pattern: [])
-    with pytest.raises(pytest.fail.Exception, match="run `make test`"):
-        conftest.postgres_bindir()
+    with pytest.raises(postgres.ClusterError, match="run `make test`"):
+        postgres.postgres_bindir()
 
 
 def test_the_binaries_are_found_off_path(postgres_cluster):
-    folder = conftest.postgres_bindir()
+    folder = postgres.postgres_bindir()
     assert (folder / "pg_ctl").exists() and (folder / "initdb").exists()
 
 

@@ -11,6 +11,11 @@ function say(key, values = {}) {
   return text;
 }
 
+function plural(key, n) {
+  const form = new Intl.PluralRules(language).select(n);
+  return say(form === "one" && words[`${key}_one`] ? `${key}_one` : key, {n: number(n)});
+}
+
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
@@ -39,7 +44,7 @@ function tableCard(table, live) {
   else {
     const list = el("dl", {class: "totals"});
     for (const side of sides) list.append(el("dt", {}, side), el("dd", {}, number(totals[side])));
-    card.append(list, el("p", {class: "quiet"}, say("hands", {n: table.hands ?? 0})));
+    card.append(list, el("p", {class: "quiet"}, plural("hands", table.hands ?? 0)));
     if (table.winner) card.append(el("p", {class: "winner"}, say("winner", {name: table.winner})));
   }
   if (live && live.sides) {
@@ -80,7 +85,8 @@ function renderBoard(data) {
     el("section", {class: "grid-tables", "aria-label": say("tables")}, el("h2", {}, say("tables")), grid),
     el("section", {class: "side"}, el("h2", {}, say("standings")), standingsTable(data.standings),
       el("h2", {}, say("latest")), latestList(data.latest),
-      el("p", {class: "quiet"}, link("/api/club/export.csv", say("export")))));
+      el("p", {class: "quiet"}, `${say("export")}: `, link("/api/club/export.csv", "CSV"), " · ",
+        link("/api/club/export.json", "JSON"))));
 }
 
 function renderTable(name, games, live) {
