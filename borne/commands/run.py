@@ -52,6 +52,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--layout", default=None, metavar="LAYOUT.json",
                    help="the table layout (CONTRACT.md §4); default: the zones last saved for this table on the "
                         "display (Edit zones), else the demo's own, else two sides facing each other")
+    p.add_argument("--find-sides", action=argparse.BooleanOptionalAction, default=True,
+                   help="without --layout or saved zones, find the sides from the table as the hand starts and propose "
+                        "their zones on the display (default); --no-find-sides: two sides facing each other")
     p.add_argument("--table", default=DEFAULT_TABLE, metavar="NAME",
                    help=f"the table's name: zones saved on the display are kept per table (default {DEFAULT_TABLE!r})")
     p.add_argument("--edition", default="generic",
@@ -163,7 +166,7 @@ def _run(args: argparse.Namespace) -> int:
                        saved=app.state.store.load_camera_document(name=layout_document_name(table_name)) is not None,
                        saved_size=choice.saved_size)
     table.zones = zones
-    if choice.layout is None:  # no --layout, no saved zones, not the demo: the sides are found from the table
+    if choice.layout is None and args.find_sides:  # no --layout, no saved zones, not the demo: found from the table
         from borne.live.seating import propose_sides
 
         propose_sides(pipeline, zones, keeper, store=app.state.store, game_id=args.game)

@@ -28,14 +28,16 @@ class CameraRun(BorneProcess):
     """``borne run --source FRAMES --truth-boxes TRUTH`` on a free loopback port.
 
     ``layout``: the ``--layout`` file (default: the sequence's own; ``None``: no ``--layout``, so the zones
-    saved for the table or the default ones); ``table``: ``--table``.
+    saved for the table or the default ones); ``table``: ``--table``; ``find_sides``: without ``--layout`` or saved
+    zones, the sides are found from the table (else ``--no-find-sides``: the default zones).
     """
 
     SEQUENCE_LAYOUT = Path("layout.json")
 
     def __init__(self, db: Path, frames: Path, sequence: Path, *, fps: float, layout: Path | None = SEQUENCE_LAYOUT,
-                 table: str | None = None) -> None:
+                 table: str | None = None, find_sides: bool = False) -> None:
         super().__init__()
+        self.find_sides = find_sides
         self.db, self.frames, self.sequence, self.fps = db, frames, sequence, fps
         self.layout = sequence / layout if layout == self.SEQUENCE_LAYOUT else layout
         self.table = table
@@ -46,6 +48,8 @@ class CameraRun(BorneProcess):
         options = ["--layout", str(self.layout)] if self.layout is not None else []
         if self.table is not None:
             options += ["--table", self.table]
+        if not self.find_sides:  # without --layout: the default zones, unless the test is of the sides found
+            options.append("--no-find-sides")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "borne", "run", "--source", str(self.frames), *options,
              "--truth-boxes", str(self.sequence / "truth"), "--fps", str(self.fps),
