@@ -175,6 +175,8 @@ def _run(args: argparse.Namespace) -> int:
     camera.desk = table
     camera.zones = zones
     app.state.camera = camera
+    if club is not None:
+        camera.forward = club.publish_live
     if demo and not args.forget_hand and table.has_saved_hand():
         # the demo deals a new hand at every start: the hand saved before the restart is not on its table,
         # and taking it back would end it as cleared and add it, half played, to the game

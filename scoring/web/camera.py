@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Protocol
 
@@ -90,6 +91,8 @@ class CameraState:
     """The table's zones: shown and edited on the display (``borne run`` sets it)."""
     chooser: CameraChooser | None = None
     """Lists the Borne cameras on the network and switches to one (``borne run`` on a camera, not a file)."""
+    forward: Callable[[dict[str, Any]], None] | None = None
+    """Also gets each new live hand (a table in a club sends it to the club's board)."""
     _status: CameraStatus = field(init=False)
     _jpeg: bytes | None = field(default=None, init=False)
     _jpeg_at: float = field(default=0.0, init=False)
@@ -190,7 +193,10 @@ def publish_hand(camera: CameraState, hand: LiveHand | None, *, store: GameStore
     doc = scored_hand_document(hand, store) if hand is not None else None
     changed = camera.set_hand(doc)
     if changed and doc is not None:
-        broadcaster.publish(LiveHandEvent(hand_json(doc)))
+        data = hand_json(doc)
+        broadcaster.publish(LiveHandEvent(data))
+        if camera.forward is not None:
+            camera.forward(data)
     return changed
 
 

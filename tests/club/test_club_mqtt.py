@@ -152,3 +152,28 @@ def test_a_wrong_password_is_refused_by_the_broker(broker: Broker) -> None:
         assert refused == [True]
     finally:
         client.loop_stop()
+
+
+def test_borne_run_sends_the_live_hand_to_the_club(broker: Broker, tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from tests.club.processes import free_port
+
+    heard: list[dict[str, object]] = []
+    listener = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="listener")
+    listener.username_pw_set("hub", broker.files.passwords["hub"])
+    listener.on_connect = lambda c, u, f, r, p: c.subscribe(f"borne/{CLUB}/t1/live")
+    listener.on_message = lambda c, u, m: heard.append(json.loads(m.payload))
+    listener.connect("127.0.0.1", broker.port)
+    listener.loop_start()
+    run = subprocess.Popen([sys.executable, "-m", "borne", "run", "--port", str(free_port()), "--token", "t0ken-t0ken",
+                            "--db", str(tmp_path / "t1.sqlite3"), "--club", broker.url("t1")],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for(lambda: bool(heard), timeout=90)  # the demo plays a hand: its live hand reaches the club
+        assert [s["side"] for s in heard[-1]["sides"]] and "phase" in heard[-1]  # type: ignore[union-attr]
+    finally:
+        run.terminate()
+        run.wait(10)
+        listener.loop_stop()
