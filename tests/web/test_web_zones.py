@@ -107,7 +107,7 @@ def table_zones(store: GameStore, *, base: Any, origin: LayoutOrigin) -> Any:
     from borne.live import TableZones
     from vision.table.layout import TableLayout
 
-    pipeline = SimpleNamespace(layout=base if base is not None else TableLayout.default(640, 360))
+    pipeline = SimpleNamespace(layout=base if base is not None else TableLayout.default(640, 360), seated=True)
     return TableZones(store, pipeline, threading.Lock(), table="kitchen", base=base, base_origin=origin, origin=origin,
                       saved=False, frame_size=(640, 360))
 
@@ -165,7 +165,7 @@ def test_saved_zones_of_three_sides_cannot_be_forgotten_without_a_layout_to_go_b
     three = {"sides": [{"side": n, "zone": [[x, 0], [x + 100, 0], [x + 100, 100], [x, 100]]}
                        for n, x in (("A", 0), ("B", 200), ("C", 400))]}
     with GameStore(":memory:") as store:
-        pipeline = SimpleNamespace(layout=layout_of(three))
+        pipeline = SimpleNamespace(layout=layout_of(three), seated=True)
         zones = TableZones(store, pipeline, threading.Lock(), table="t", base=None, base_origin=LayoutOrigin.DEFAULT,
                            origin=LayoutOrigin.SAVED, saved=True, frame_size=(640, 360))
         store.save_camera_document(name="layout:t", document={"version": 1, "layout": three})
@@ -305,7 +305,7 @@ def saved_zones(store: GameStore, size: tuple[int, int]) -> Any:
     from borne.live import TableZones
     from vision.table.layout import TableLayout
 
-    pipeline = SimpleNamespace(layout=layout_of(ZONES))
+    pipeline = SimpleNamespace(layout=layout_of(ZONES), seated=True)
     return TableZones(store, pipeline, threading.Lock(), table="kitchen", base=None, base_origin=LayoutOrigin.DEFAULT,
                       origin=LayoutOrigin.SAVED, saved=True, frame_size=None, saved_size=size), TableLayout
 
