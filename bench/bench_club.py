@@ -31,11 +31,11 @@ sys.path.insert(0, str(ROOT))
 
 import httpx  # noqa: E402
 import psycopg  # noqa: E402
-
 from loopback import rss_mib  # noqa: E402
-from tests.club.broker import CLUB, running_broker  # noqa: E402
+
+from tests.club.broker import running_broker  # noqa: E402
 from tests.club.postgres import running_cluster  # noqa: E402
-from tests.club.processes import Served, hub  # noqa: E402
+from tests.club.processes import hub  # noqa: E402
 
 
 def table_process(name: str, url: str, folder: Path, args: argparse.Namespace) -> subprocess.Popen[bytes]:

@@ -56,6 +56,8 @@ class ClubListener:
         self.dropped = 0
         """Payloads logged and dropped: not JSON, not an event, an event under another table's topic."""
         self.applied = 0
+        self._held: dict[str, tuple[str, int]] = {}
+        """Per table, the origin and the seq acknowledged last: a resend below it needs no database."""
         self.connected = threading.Event()
         self._client = broker.client(f"borne-{broker.club}-hub", persistent=True)
         self._client.on_connect = self._connected
@@ -111,6 +113,9 @@ class ClubListener:
             return self._drop(name, f"not a table's event ({e.error_count()} problems: {e.errors()[0]['msg']})")
         if event.table != table:
             return self._drop(name, f"an event of table {event.table!r} under table {table!r}")
+        held = self._held.get(table)
+        if held is not None and held[0] == event.origin and event.seq <= held[1]:  # a resend: say so again, cheaply
+            return self._acknowledge(table, event.origin, held[1])
         try:
             if self.store.apply(event):
                 self.applied += 1
@@ -119,8 +124,12 @@ class ClubListener:
         except ValueError as e:  # a document the hub's rules refuse: kept as refused, so the table stops sending it
             self.store.refuse(event)
             self._drop(name, f"event {event.id}: {e}")
-        self._client.publish(topic(self.broker.club, table, "ack"),
-                             ack_payload(event.origin, self.store.last_seq(table)), qos=1, retain=True)
+        seq = self.store.last_seq(table)
+        self._held[table] = (event.origin, seq)
+        self._acknowledge(table, event.origin, seq)
+
+    def _acknowledge(self, table: str, origin: str, seq: int) -> None:
+        self._client.publish(topic(self.broker.club, table, "ack"), ack_payload(origin, seq), qos=1, retain=True)
 
     def _live(self, table: str, payload: bytes) -> None:
         try:

@@ -28,6 +28,9 @@ POLL_S = 0.05
 """How often the outbox is looked at for new changes: the most a hand waits before it leaves the table."""
 RESEND_AFTER_S = 5.0
 """An event the hub has not acknowledged after this long is sent again (it applies it once either way)."""
+RESEND_MAX_S = 60.0
+"""Each time the hub stays silent the wait doubles, up to this: fifty tables resending to a hub that is
+catching up would only bury it deeper."""
 BATCH = 100
 
 
@@ -43,6 +46,7 @@ class TablePublisher:
         """The hub holds every event up to this seq."""
         self.connected = threading.Event()
         self._sent_at: dict[int, float] = {}
+        self._resend_after = RESEND_AFTER_S
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="club publisher", daemon=True)
         self._client = broker.client(f"borne-{broker.club}-table-{table}", persistent=False)
@@ -86,6 +90,7 @@ class TablePublisher:
         client.subscribe(self._topic("ack"), qos=1)
         client.publish(self._topic("status"), ONLINE, qos=1, retain=True)
         self._sent_at.clear()  # whatever was in flight may be lost: send it again
+        self._resend_after = RESEND_AFTER_S
         self.connected.set()
         log.info("table %s joined club %s at %s", self.table, self.broker.club, self.broker)
 
@@ -103,6 +108,7 @@ class TablePublisher:
             return
         if seq > self.acknowledged:
             self.acknowledged = seq
+            self._resend_after = RESEND_AFTER_S
             self.store.outbox_acknowledge(seq)
 
     # -- the sending thread -----------------------------------------------------------
@@ -118,21 +124,20 @@ class TablePublisher:
 
     def _send_pending(self) -> None:
         now = time.monotonic()
-        last: TableEvent | None = None
-        for entry in self.store.outbox_pending(after=self.acknowledged, limit=BATCH):
-            sent = self._sent_at.get(entry.seq)
-            if sent is not None and now - sent < RESEND_AFTER_S:
-                continue
-            event = self.event(entry)
-            self._client.publish(self._topic("events"), event.model_dump_json(), qos=1)
+        pending = self.store.outbox_pending(after=self.acknowledged, limit=BATCH)
+        due = [e for e in pending if e.seq not in self._sent_at or now - self._sent_at[e.seq] >= self._resend_after]
+        if any(e.seq in self._sent_at for e in due):  # the hub is silent: the next resend waits longer
+            self._resend_after = min(self._resend_after * 2, RESEND_MAX_S)
+        for entry in due:
+            self._client.publish(self._topic("events"), self.event(entry).model_dump_json(), qos=1)
             self._sent_at[entry.seq] = now
-            last = event
-        if last is not None:
-            self._client.publish(self._topic("state"), last.model_dump_json(), qos=1, retain=True)
+        if due:
+            self._client.publish(self._topic("state"), self.event(pending[-1]).model_dump_json(), qos=1, retain=True)
         for seq in [s for s in self._sent_at if s <= self.acknowledged]:
             del self._sent_at[seq]
 
     def event(self, entry: OutboxEntry) -> TableEvent:
         """An outbox entry as the event the club hears."""
-        return TableEvent(table=self.table, origin=self.origin, seq=entry.seq, kind=ACTION_KINDS[entry.kind], game=entry.game_id,
-                          revision=entry.revision, hand=entry.hand, at=entry.at, document=entry.document)
+        return TableEvent(table=self.table, origin=self.origin, seq=entry.seq, kind=ACTION_KINDS[entry.kind],
+                          game=entry.game_id, revision=entry.revision, hand=entry.hand, at=entry.at,
+                          document=entry.document)
