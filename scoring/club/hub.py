@@ -17,6 +17,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 
 from scoring.club.broker import BrokerAddress
+from scoring.web.app import run_server
 from scoring.web.errors import SafeJSONResponse, install_error_handlers
 from scoring.web.gate import Gate, HostCheck
 from scoring.web.headers import SecurityHeaders
@@ -86,17 +87,4 @@ def serve_hub(settings: HubSettings, app: FastAPI, *, announce: Callable[[str], 
 
     config = uvicorn.Config(app, host=settings.host, port=settings.port, log_level="warning",
                             timeout_graceful_shutdown=1, access_log=False)
-    server = uvicorn.Server(config)
-    if announce is not None:
-        original = server.startup
-
-        async def startup(sockets: object = None) -> None:
-            await original(sockets=sockets)  # type: ignore[arg-type]
-            for s in server.servers:
-                for sock in s.sockets:
-                    host, port = sock.getsockname()[:2]
-                    announce(f"http://{settings.host if settings.host not in ('0.0.0.0', '::') else host}:{port}")
-                    return
-
-        server.startup = startup  # type: ignore[method-assign]
-    server.run()
+    run_server(uvicorn.Server(config), settings.host, "http", announce)

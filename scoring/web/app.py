@@ -14,6 +14,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
@@ -136,18 +137,22 @@ def serve(settings: WebSettings, *, app: FastAPI | None = None,
     config = uvicorn.Config(app, host=settings.host, port=settings.port, log_level="warning",
                             timeout_graceful_shutdown=1, access_log=False, limit_concurrency=budget.connections,
                             **https)  # type: ignore[arg-type]
-    server = uvicorn.Server(config)
+    run_server(uvicorn.Server(config), settings.host, "https" if tls is not None else "http", announce)
+
+
+def run_server(server: Any, host: str, scheme: str, announce: Callable[[str], None] | None) -> None:
+    """Run a ``uvicorn.Server`` until interrupted; ``announce`` gets its address once the socket listens
+    (the display's and the club hub's)."""
     if announce is not None:
         original = server.startup
 
         async def startup(sockets: object = None) -> None:
-            await original(sockets=sockets)  # type: ignore[arg-type]
+            await original(sockets=sockets)
             for s in server.servers:
                 for sock in s.sockets:
-                    host, port = sock.getsockname()[:2]
-                    scheme = "https" if tls is not None else "http"
-                    announce(f"{scheme}://{settings.host if settings.host not in ('0.0.0.0', '::') else host}:{port}")
+                    bound, port = sock.getsockname()[:2]
+                    announce(f"{scheme}://{host if host not in ('0.0.0.0', '::') else bound}:{port}")
                     return
 
-        server.startup = startup  # type: ignore[method-assign]
+        server.startup = startup
     server.run()
