@@ -45,6 +45,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     b.add_argument("--tables", required=True, nargs="+", metavar="TABLE", help="the tables' names")
     b.add_argument("--port", type=int, default=1883, help="the broker's port (default 1883)")
     b.add_argument("--host", default="0.0.0.0", help="the address it listens on (default 0.0.0.0)")
+    b.add_argument("--tls", action="store_true",
+                   help="speak only TLS (mqtts://), with a certificate made for this machine; the hub and each table "
+                   "trust it through BORNE_CLUB_CA=FOLDER/tls/https-certificate.pem")
     b.set_defaults(func=_club_broker)
 
 
@@ -140,8 +143,10 @@ def _club_broker(args: argparse.Namespace) -> int:
     from scoring.club.mosquitto import HUB_USER, write_broker_files
 
     files = write_broker_files(Path(args.folder), club=args.club, tables=list(args.tables), port=args.port,
-                               host=args.host)
+                               host=args.host, tls=args.tls)
     print(f"Start the broker:  mosquitto -c {files.config}")
+    if files.certificate is not None:
+        print(f"TLS: copy {files.certificate} to the hub's and each table's machine and set BORNE_CLUB_CA to it")
     print(f"The logins are in {Path(args.folder) / 'logins.json'} (keep it private). Replace BROKER by this "
           "machine's address:")
     for user in (HUB_USER, *args.tables):

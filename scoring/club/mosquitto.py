@@ -42,9 +42,12 @@ class BrokerFiles:
     config: Path
     passwords: dict[str, str]
     """Broker user → password: ``hub`` and one per table (the table's name)."""
+    certificate: Path | None = None
+    """With TLS: the broker's self-signed certificate, which the hub and the tables trust (``BORNE_CLUB_CA``)."""
 
     def url(self, user: str, host: str, port: int, club: str) -> str:
-        return f"mqtt://{user}:{self.passwords[user]}@{host}:{port}/{club}"
+        scheme = "mqtts" if self.certificate is not None else "mqtt"
+        return f"{scheme}://{user}:{self.passwords[user]}@{host}:{port}/{club}"
 
 
 def acl_text(club: str) -> str:
@@ -56,8 +59,10 @@ def acl_text(club: str) -> str:
 
 
 def write_broker_files(folder: Path, *, club: str, tables: list[str], port: int = 1883, host: str = "0.0.0.0",
-                       passwords: dict[str, str] | None = None) -> BrokerFiles:
-    """``mosquitto.conf``, ``acl``, ``passwd`` (hashed by ``mosquitto_passwd``) and ``logins.json`` in ``folder``.
+                       passwords: dict[str, str] | None = None, tls: bool = False) -> BrokerFiles:
+    """``mosquitto.conf``, ``acl``, ``passwd`` (hashed by ``mosquitto_passwd``) and ``logins.json`` in ``folder``;
+    with ``tls`` a certificate for this machine (its names and addresses; :mod:`scoring.web.certificate`)
+    and a listener that speaks only TLS.
 
     :raises BrokerSetupError: a table named ``hub``, a bad name, or no ``mosquitto_passwd``.
     """
@@ -79,9 +84,17 @@ def write_broker_files(folder: Path, *, club: str, tables: list[str], port: int 
         subprocess.run([tool, "-b", str(password_file), user, password], check=True, capture_output=True)
     (folder / "acl").write_text(acl_text(club))
     (folder / "data").mkdir(exist_ok=True)
+    certificate = None
+    listener = [f"listener {port} {host}"]
+    if tls:
+        from scoring.web.certificate import keep_certificate
+
+        kept = keep_certificate(folder / "tls")
+        certificate = kept.certificate
+        listener += [f"certfile {kept.certificate.resolve()}", f"keyfile {kept.key.resolve()}"]
     config = folder / "mosquitto.conf"
     config.write_text("\n".join([
-        f"listener {port} {host}",
+        *listener,
         "allow_anonymous false",
         f"password_file {password_file.resolve()}",
         f"acl_file {(folder / 'acl').resolve()}",
@@ -99,7 +112,7 @@ def write_broker_files(folder: Path, *, club: str, tables: list[str], port: int 
     logins_file.write_text(json.dumps(logins, indent=1))
     logins_file.chmod(0o600)
     _hand_to_broker_user(folder)
-    return BrokerFiles(config=config, passwords=logins)
+    return BrokerFiles(config=config, passwords=logins, certificate=certificate)
 
 
 def _hand_to_broker_user(folder: Path) -> None:
@@ -110,5 +123,7 @@ def _hand_to_broker_user(folder: Path) -> None:
         user = pwd.getpwnam("mosquitto")
     except KeyError:
         return
-    for path in (folder, folder / "data", folder / "passwd", folder / "acl", folder / "mosquitto.conf"):
+    tls = folder / "tls"
+    for path in (folder, folder / "data", folder / "passwd", folder / "acl", folder / "mosquitto.conf",
+                 *((tls, *tls.iterdir()) if tls.is_dir() else ())):
         os.chown(path, user.pw_uid, user.pw_gid)

@@ -36,7 +36,8 @@ class Broker:
 
     def url(self, user: str, password: str | None = None) -> str:
         password = self.files.passwords[user] if password is None else password
-        return f"mqtt://{user}:{password}@127.0.0.1:{self.port}/{CLUB}"
+        scheme = "mqtts" if self.files.certificate is not None else "mqtt"
+        return f"{scheme}://{user}:{password}@127.0.0.1:{self.port}/{CLUB}"
 
     def start(self) -> None:
         binary = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
@@ -64,13 +65,13 @@ class Broker:
 
 
 @contextmanager
-def running_broker(tables: list[str] | None = None) -> Iterator[Broker]:
+def running_broker(tables: list[str] | None = None, *, tls: bool = False) -> Iterator[Broker]:
     """A Mosquitto with a login per table and the hub's, killed and its files removed on leaving."""
     # not under pytest's tmp_path: its folders are the test user's alone, and mosquitto started as root runs
     # as the mosquitto user, which must reach its files
     folder = Path(tempfile.mkdtemp(prefix="borne-mqtt-"))
     port = free_port()
-    files = write_broker_files(folder, club=CLUB, tables=tables or TABLES, port=port, host="127.0.0.1")
+    files = write_broker_files(folder, club=CLUB, tables=tables or TABLES, port=port, host="127.0.0.1", tls=tls)
     broker = Broker(files, port)
     broker.start()
     try:

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
+import pytest
 
 from scoring.club.broker import BrokerAddress
 from scoring.club.events import TableEvent
@@ -177,3 +178,31 @@ def test_borne_run_sends_the_live_hand_to_the_club(broker: Broker, tmp_path: Pat
         run.terminate()
         run.wait(10)
         listener.loop_stop()
+
+
+def test_over_tls_the_table_and_the_hub_trust_the_brokers_certificate(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.club.broker import running_broker
+
+    with running_broker(["t1"], tls=True) as secure:
+        assert secure.url("t1").startswith("mqtts://")
+        stranger = BrokerAddress.parse(secure.url("t1")).client("no-ca", persistent=False)  # the system's CAs only
+        try:
+            stranger.connect("127.0.0.1", secure.port)
+            raise AssertionError("a client that does not trust the broker's certificate connected")
+        except OSError:  # ssl.SSLCertVerificationError: the certificate is nobody's the system trusts
+            pass
+        monkeypatch.setenv("BORNE_CLUB_CA", str(secure.files.certificate))
+        board = Board()
+        hub = ClubListener(board, BrokerAddress.parse(secure.url("hub")))
+        hub.start()
+        store = GameStore(tmp_path / "t1.sqlite3", club_outbox=True)
+        table = TablePublisher(store, BrokerAddress.parse(secure.url("t1")), "t1")
+        table.start()
+        try:
+            play(store, 1)
+            wait_for(lambda: board.last_seq("t1") == 2 and table.acknowledged == 2)
+        finally:
+            table.stop()
+            hub.stop()
+        store.close()
