@@ -61,7 +61,7 @@ def hub_hands(base: str, table: str) -> dict[int, list[str]]:
     if answer.status_code == 404:
         return {}
     answer.raise_for_status()
-    return {g["table_game"]: [json.dumps(h["record"], sort_keys=True) for h in g["hands"]] for g in answer.json()}
+    return {g["table_game"]: [json.dumps(h, sort_keys=True) for h in g["hands"]] for g in answer.json()}
 
 
 def compare(tables: list[str], folder: Path, base: str) -> dict[str, int]:

@@ -57,12 +57,28 @@ async def tables(store: Store) -> list[dict[str, Any]]:
 
 @router.get("/tables/{name}/games", summary="A table's games in the §3 game form, with their hands")
 async def table_games(name: str, store: Store) -> list[dict[str, Any]]:
+    """Oldest first: ``sides`` (names), ``hands`` (§1 records), ``totals_after_each_hand``, ``totals``, ``winner``,
+    ``finished_after_hand`` as ``borne game`` prints them; beside them the hub's ``id``, the ``table_game`` (its id
+    at the table), ``rules``, ``target``, ``players`` per side and ``hand_points`` (each hand's points per side)."""
     from scoring.club.errors import TableNotFoundError
 
     try:
-        return listed(await asyncio.to_thread(store.table_games, name))
+        return [game_form(g) for g in listed(await asyncio.to_thread(store.table_games, name))]
     except TableNotFoundError as e:
         raise _not_found(e) from None
+
+
+def game_form(document: dict[str, Any]) -> dict[str, Any]:
+    """A stored game's document (``GET /api/games/{id}``'s form) in CONTRACT §3's game form."""
+    hands = document["hands"]
+    return {"id": document["id"], "table": document.get("table"), "table_game": document.get("table_game"),
+            "name": document.get("name", ""), "created_at": document.get("created_at"),
+            "sides": [s["name"] for s in document["sides"]],
+            "players": {s["name"]: list(s.get("players", [])) for s in document["sides"]},
+            "rules": document["rules"], "target": document["target"], "goal": document.get("goal"),
+            "hands": [h["record"] for h in hands], "hand_points": [h["points"] for h in hands],
+            "totals_after_each_hand": [h["totals"] for h in hands], "totals": document["totals"],
+            "winner": document["winner"], "finished_after_hand": document["finished_after_hand"]}
 
 
 @router.get("/board", summary="Everything the board shows, in one answer")
@@ -142,7 +158,8 @@ async def tournament(tournament_id: int, store: Store) -> dict[str, Any]:
 async def export_json(request: Request, store: Store) -> Response:
     def everything() -> dict[str, Any]:
         names = [t["name"] for t in plain(store.tables())]
-        return {"club": request.app.state.club, "tables": {n: plain(store.table_games(n)) for n in names}}
+        return {"club": request.app.state.club, "tables": {n: [game_form(g) for g in listed(store.table_games(n))]
+                                                           for n in names}}
 
     body = json.dumps(await asyncio.to_thread(everything), ensure_ascii=False, indent=1)
     return Response(body, media_type="application/json",

@@ -48,7 +48,7 @@ def same_hands(club: dict[str, Served], name: str, game_id: int) -> bool:
     """The hub holds the table's game exactly: the same hand records in the same order."""
     at_table = game_at(club[name], game_id)
     games = hub_games(club, name)
-    return bool(games) and [h["record"] for h in games[-1]["hands"]] == [h["record"] for h in at_table["hands"]]
+    return bool(games) and games[-1]["hands"] == [h["record"] for h in at_table["hands"]]
 
 
 def test_hands_scored_corrected_and_deleted_reach_the_board_exactly_once(club: dict[str, Served]) -> None:
@@ -67,8 +67,10 @@ def test_hands_scored_corrected_and_deleted_reach_the_board_exactly_once(club: d
     tables = {t["name"]: t for t in httpx.get(f"{club['hub'].url}/api/club/tables").json()}
     assert set(tables) == {"t1", "t2"} and tables["t1"]["online"] is True
     assert tables["t1"]["totals"] == game_at(t1, g1)["totals"]
-    hub_game = hub_games(club, "t1")[-1]
-    assert hub_game["sides"] == game_at(t1, g1)["sides"] and hub_game["totals"] == game_at(t1, g1)["totals"]
+    hub_game, at_table = hub_games(club, "t1")[-1], game_at(t1, g1)
+    assert hub_game["sides"] == SIDES and hub_game["totals"] == at_table["totals"]  # CONTRACT §3's form
+    assert hub_game["totals_after_each_hand"] == [h["totals"] for h in at_table["hands"]]
+    assert (hub_game["winner"], hub_game["finished_after_hand"]) == (None, None)
 
 
 def test_a_table_killed_and_restarted_loses_nothing_and_doubles_nothing(club: dict[str, Served]) -> None:

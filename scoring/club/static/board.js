@@ -93,13 +93,13 @@ function renderTable(name, games, live) {
   const main = document.getElementById("board");
   const blocks = [];
   for (const game of games.slice().reverse()) {
-    const sides = game.sides.map((s) => s.name);
+    const sides = game.sides;
     const head = el("tr", {}, el("th", {scope: "col"}, ""), ...sides.map((s) => el("th", {scope: "col"}, s)));
     const body = el("tbody");
-    for (const hand of game.hands) {
-      body.append(el("tr", {}, el("th", {scope: "row"}, say("hand", {n: hand.number})),
-        ...sides.map((s) => el("td", {}, number(hand.points[s])))));
-    }
+    game.hand_points.forEach((points, i) => {
+      body.append(el("tr", {}, el("th", {scope: "row"}, say("hand", {n: i + 1})),
+        ...sides.map((s) => el("td", {}, number(points[s])))));
+    });
     body.append(el("tr", {class: "total"}, el("th", {scope: "row"}, say("total")),
       ...sides.map((s) => el("td", {}, number(game.totals[s])))));
     const title = el("h2", {}, say("game", {n: game.id}));
