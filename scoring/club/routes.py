@@ -52,7 +52,9 @@ def _not_found(e: ValueError) -> HTTPException:
 
 @router.get("/tables", summary="Every table of the club: online or not, its current game and its sides' totals")
 async def tables(store: Store) -> list[dict[str, Any]]:
-    return listed(await asyncio.to_thread(store.tables))
+    """``name``, ``online``, ``game_id`` (the current game's id at the hub, as ``/tables/NAME/games`` gives it;
+    also as ``game``), ``table_game`` (its id at the table), ``totals``, ``hands``, ``winner``, ``last_seen``."""
+    return [{**row, "game_id": row["game"]} for row in listed(await asyncio.to_thread(store.tables))]
 
 
 @router.get("/tables/{name}/games", summary="A table's games in the §3 game form, with their hands")
