@@ -39,10 +39,12 @@ Accept = Annotated[str | None, Header(include_in_schema=False)]
 
 def _shell(page: str, language: str, title: str, **data: str) -> HTMLResponse:
     attributes = "".join(f' data-{k}="{html.escape(v)}"' for k, v in data.items())
+    scripts = ["organise.js"] if page == "organise" else []
+    tags = "".join(f'<script src="/club-static/{name}" defer></script>' for name in [*scripts, "board.js"])
     return HTMLResponse(
         f'<!doctype html><html lang="{language}"><head><meta charset="utf-8">'
         f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>{html.escape(title)}</title>'
-        f'<link rel="icon" href="data:,"><link rel="stylesheet" href="/club-static/board.css"><script src="/club-static/board.js" defer></script>'
+        f'<link rel="icon" href="data:,"><link rel="stylesheet" href="/club-static/board.css">{tags}'
         f'</head><body data-page="{page}"{attributes}><main id="board" aria-live="polite"></main></body></html>')
 
 
@@ -60,6 +62,13 @@ def table_page(name: str, lang: Lang = None, accept_language: Accept = None) -> 
     except ValueError as e:
         raise HTTPException(status_code=404, detail=str(e)) from None
     return _shell("table", language, club_strings(language)["table_title"].replace("{name}", name), table=name)
+
+
+@router.get("/organise", response_class=HTMLResponse)
+def organiser_page(lang: Lang = None, accept_language: Accept = None) -> HTMLResponse:
+    """Tournament rounds: seat the next round, drawn or seeded from the standings (the club's token)."""
+    language = page_language(lang, accept_language)
+    return _shell("organise", language, club_strings(language)["organise"])
 
 
 @router.get("/api/club/strings")

@@ -116,6 +116,11 @@ class RoundIn(BaseModel):
     seed: int | None = Field(default=None, description="The draw's seed, to draw the same seating again.")
 
 
+@router.get("/tournaments", summary="Every tournament, newest first")
+async def tournaments(store: Store) -> list[dict[str, Any]]:
+    return listed(await asyncio.to_thread(store.tournaments))
+
+
 @router.post("/tournaments", status_code=201, summary="Start a tournament (the club's token)")
 async def create_tournament(body: TournamentIn, store: Store) -> dict[str, Any]:
     return {"id": await asyncio.to_thread(store.create_tournament, body.name)}

@@ -114,3 +114,38 @@ def test_the_table_page_of_no_such_table_says_so(evening: Served, browser: Any) 
     page.wait_for_selector("body[data-ready]")
     assert club_strings("en")["no_game"] in page.inner_text("main")
     context.close()
+
+
+def test_the_organiser_seats_a_round_with_the_clubs_token(evening: Served, browser: Any, tmp_path: Path) -> None:
+    from tests.club.processes import TOKEN
+
+    words = club_strings("fr")
+    errors: list[str] = []
+    context = browser.new_context(locale="fr-FR")
+    page = context.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(evening.url + "/")
+    page.wait_for_selector("body[data-ready] .table")
+    page.click(f"text={words['organise']}")
+    page.wait_for_selector("body[data-page=organise][data-ready] #create")
+    page.fill("#token", "not-the-token")
+    page.fill("#tournament-name", "Coupe d'hiver")
+    page.click("#create")
+    page.wait_for_function("document.getElementById('status').textContent.length > 0")
+    assert words["refused"].split("{")[0].strip() in page.text_content("#status")
+    page.fill("#token", TOKEN)
+    page.click("#create")
+    page.wait_for_selector("#tournament option", state="attached")
+    players = ["Ana", "Ben", "Cleo", "Dev", "Eli"]
+    page.fill("#players", "\n".join(players))
+    page.click("#seeded")  # seeded from the standings: Ana has won a game at t1
+    page.wait_for_selector("#seating .seat")
+    seated = [page.locator("#seating .seat").nth(i).locator("li").all_text_contents()
+              for i in range(page.locator("#seating .seat").count())]
+    assert sorted(p for t in seated for p in t) == sorted(players) and seated[0][0] == "Ana"
+    page.screenshot(path=str(tmp_path / "organise.png"), full_page=True)
+    page.click(f"#status >> text={words['print']}")
+    page.wait_for_selector("body.print .seat")
+    assert page.locator("body.print .seat").count() == len(seated)
+    assert errors == []
+    context.close()

@@ -81,7 +81,7 @@ function renderBoard(data) {
   for (const t of data.tables) grid.append(tableCard(t, data.live[t.name]));
   if (!data.tables.length) grid.append(el("p", {class: "quiet"}, say("no_tables")));
   main.replaceChildren(
-    el("header", {}, el("h1", {}, `${say("title")} · ${data.club}`), status),
+    el("header", {}, el("h1", {}, `${say("title")} · ${data.club}`), status, link("/organise", say("organise"))),
     el("section", {class: "grid-tables", "aria-label": say("tables")}, el("h2", {}, say("tables")), grid),
     el("section", {class: "side"}, el("h2", {}, say("standings")), standingsTable(data.standings),
       el("h2", {}, say("latest")), latestList(data.latest),
@@ -139,6 +139,10 @@ async function start() {
   const data = await answer.json();
   words = data.strings;
   language = data.language;
+  if (document.body.dataset.page === "organise") {
+    await startOrganiser(); // organise.js
+    return;
+  }
   await refresh();
   setInterval(refresh, REFRESH_MS);
 }
