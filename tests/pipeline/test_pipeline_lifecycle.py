@@ -137,8 +137,9 @@ def test_clearing_the_table_mid_hand_ends_it_flagged_unfinished():
     t = Table()
     t.show(column("South", Card.DISTANCE_75, 200, 2), times=5)
     t.show(times=5)
-    assert t.life.finished[0].termination is Termination.TABLE_CLEARED
-    assert [f.reason for f in t.life.finished[0].flags] == [FlagReason.UNFINISHED]
+    assert t.life.finished == []  # in doubt: held for a person, not final
+    assert t.life.held[0].termination is Termination.TABLE_CLEARED
+    assert [f.reason for f in t.life.held[0].flags] == [FlagReason.UNFINISHED]
     assert t.life.hand_number == 2
 
 
@@ -192,32 +193,53 @@ def test_a_replay_that_ends_on_a_cleared_table_reports_the_last_hand():
     assert out["flags"] == []
 
 
-def test_a_hand_the_cleared_table_made_final_with_open_flags_stays_in_doubt_on_the_display_until_the_next_ends():
+def test_a_hand_with_open_flags_is_never_made_final_by_the_cleared_table_alone():
     pipeline, t = piped_table()
     t.show(column("South", Card.DISTANCE_75, 200, 2), times=5)
-    t.show(times=5)  # cleared mid-hand: final at once, flagged unfinished
-    doubt = t.life.in_doubt
-    assert doubt is not None and doubt.number == 1 and doubt.final
-    assert [f.reason for f in doubt.flags] == [FlagReason.UNFINISHED]
+    kinds = t.show(times=5)  # cleared mid-hand: flagged unfinished, held for a person; the next hand starts
+    assert "hand_held" in kinds and "hand_final" not in kinds
+    (held,) = t.life.held
+    assert held.number == 1 and not held.final and t.life.finished == []
+    assert [f.reason for f in held.flags] == [FlagReason.UNFINISHED]
     live = pipeline.live_hand()
-    assert live.hand == 2 and live.in_doubt is not None and live.in_doubt.number == 1
-    assert [f.reason for f in live.in_doubt.flags] == ["unfinished"]
+    assert live.hand == 2 and [h.number for h in live.held] == [1]
+    assert [f.reason for f in live.held[0].flags] == ["unfinished"]
     # it survives a restart with the hand in play
     again = HandLifecycle.from_state(t.life.to_state(), HandLifecycle(("North", "South"), 1000))
-    assert again.in_doubt == doubt
-    # the next hand ending turns the display to that hand
+    assert again.held == t.life.held
+    # the next hand, without a flag, ends and the table is cleared: it waits in line behind the first
     t.show(full_trip(), times=6)
-    assert t.life.pending is not None and t.life.in_doubt is None and pipeline.live_hand().in_doubt is None
+    kinds = t.show(times=5)
+    assert [h.number for h in t.life.held] == [1, 2] and t.life.finished == []
+    assert t.events[-2].kind == "hand_held" and "hand 1 waits" in t.events[-2].message
+    # a person confirms the first: it is final, and the one in line behind it goes in after it
+    assert t.life.confirm().number == 1
+    assert [h.number for h in t.life.release()] == [2]
+    assert [h.number for h in t.life.finished] == [1, 2] and t.life.held == []
+
+
+def test_a_correction_goes_to_the_first_hand_held():
+    t = Table()
+    t.show(column("South", Card.DISTANCE_75, 200, 2), times=5)
+    t.show(times=5)
+    t.show(column("North", Card.DISTANCE_100, 200, 1), times=5)  # the next hand, in play
+    fixed = HandRecord.from_json({"goal": 1000, "sides": [
+        {"side": "North", "distance": {}}, {"side": "South", "distance": {"75": 3}}]})
+    t.life.correct(fixed)
+    assert t.life.held[0].record == fixed and t.life.held[0].corrected
+    assert t.life.state.sides[0].distance[100] == 1  # the hand in play is left as it is
+    assert t.life.confirm().record == fixed
 
 
 def test_a_hand_confirmed_by_a_person_or_without_flags_is_not_in_doubt():
     t = Table()
     t.show(full_trip(), times=6)
     t.show(times=5)  # a finished hand with no flag, made final by the cleared table
-    assert t.life.finished[0].flags == () and t.life.in_doubt is None
+    assert t.life.finished[0].flags == () and t.life.held == []
     t = Table()
     t.show(column("South", Card.DISTANCE_75, 200, 2), times=5)
     t.life.end_of_source(t.index - 1)
     assert t.life.pending.flags
     t.life.confirm()  # a person looked at it
-    assert t.life.in_doubt is None
+    t.show(times=5)
+    assert t.life.held == [] and t.life.finished[0].flags

@@ -3,7 +3,10 @@
 A hand starts on a cleared table (or with the first frame, when a source starts mid-hand). It
 ends when a side completes the trip, or when the draw pile is gone and nobody has played for a
 while. The finished hand is *pending*: its record waits for a person to confirm it, and becomes
-final by itself when the table is cleared for the next hand. In a 700-km hand, a side that
+final by itself when the table is cleared for the next hand — unless it has open flags: a hand with any
+doubt is never made final by the cleared table alone. It is *held* for a person (confirm or correct)
+while the next hand is followed, and the hands after it wait in line behind it, so that hands go into
+the game in the order they were played. In a 700-km hand, a side that
 reaches 700 and plays on has called the extension: the pending hand is taken back and play
 goes on to 1,000.
 
@@ -86,6 +89,9 @@ class EventKind(StrEnum):
     """Play went on after a hand seemed over: the pending hand is followed again."""
     HAND_FINAL = "hand_final"
     """The pending hand was confirmed (or the table cleared) and goes into the game."""
+    HAND_HELD = "hand_held"
+    """The table was cleared while the pending hand had open flags (or an earlier hand still waited): it
+    waits for a person, not final."""
 
 
 @dataclass(frozen=True)
@@ -115,9 +121,9 @@ class HandLifecycle:
         self.pending: PendingHand | None = None
         self.finished: list[PendingHand] = []
         """Hands made final, oldest first."""
-        self.in_doubt: PendingHand | None = None
-        """The last hand made final by the table being cleared (not by a person) while it had open flags: the
-        display asks a person to check it in the score pad, until the next hand ends."""
+        self.held: list[PendingHand] = []
+        """Hands the table was cleared after while they had open flags (or waited behind one), oldest first:
+        none is final until a person confirms or corrects the first (:meth:`confirm`, :meth:`release`)."""
         self._empty_streak = 0
         self._seen_events = 0
         self._seen_flags = 0
@@ -130,7 +136,7 @@ class HandLifecycle:
         return {
             "sides": list(self.sides), "goal": self.goal, "phase": self.phase.value, "hand_number": self.hand_number,
             "tracker": self.tracker.to_state() if self.tracker is not None else None,
-            "pending": _hand_to_state(self.pending), "in_doubt": _hand_to_state(self.in_doubt),
+            "pending": _hand_to_state(self.pending), "held": [_hand_to_state(h) for h in self.held],
             "seen_events": self._seen_events, "seen_flags": self._seen_flags, "frames": self._frames,
         }
 
@@ -148,8 +154,7 @@ class HandLifecycle:
         tr = d["tracker"]
         lc.tracker = HandTracker.from_state(tr, fresh.settings.reconcile) if tr is not None else None
         lc.pending = _hand_from_state(d["pending"])
-        doubt = _hand_from_state(d.get("in_doubt"))
-        lc.in_doubt = None if doubt is None else replace(doubt, final=True)
+        lc.held = [h for h in (_hand_from_state(x) for x in d.get("held", ())) if h is not None]
         lc._seen_events, lc._seen_flags = int(d["seen_events"]), int(d["seen_flags"])
         lc._frames = max(1, int(d["frames"]))
         return lc
@@ -167,11 +172,11 @@ class HandLifecycle:
             else:
                 return out
         elif cleared and self.phase is Phase.FINISHED:
-            self._make_final(frame, out)
+            self._make_final_or_hold(frame, out)
             self._start(frame, out)
         elif cleared and self.phase is Phase.IN_PLAY and self._has_cards():
             self._finish(frame, Termination.TABLE_CLEARED, out)
-            self._make_final(frame, out)
+            self._make_final_or_hold(frame, out)
             self._start(frame, out)
         assert self.tracker is not None
         if self.phase is Phase.IN_PLAY or self._extension_may_come():
@@ -198,7 +203,12 @@ class HandLifecycle:
     # -- people -------------------------------------------------------------------------------
 
     def confirm(self) -> PendingHand | None:
-        """A person confirmed the pending hand: it is final."""
+        """A person confirmed the first hand held (else the pending hand): it is final. The hands held only
+        because it waited are let go by :meth:`release`."""
+        if self.held:
+            done = replace(self.held.pop(0), final=True)
+            self.finished.append(done)
+            return done
         if self.pending is None:
             return None
         done = PendingHand(**{**self.pending.__dict__, "final": True})
@@ -206,10 +216,22 @@ class HandLifecycle:
         self.pending = None
         return done
 
+    def release(self) -> list[PendingHand]:
+        """The hands held without a flag of their own, in line behind a hand a person has now settled: final."""
+        out = []
+        while self.held and not self.held[0].flags:
+            out.append(replace(self.held.pop(0), final=True))
+        self.finished.extend(out)
+        return out
+
     def correct(self, record: HandRecord) -> None:
-        """A person's record wins: of the pending hand, else of the hand in play (the tracker goes on from it)."""
+        """A person's record wins: of the first hand held, else of the pending hand, else of the hand in play
+        (the tracker goes on from it)."""
         record.validate()
-        if self.pending is not None:
+        if self.held:
+            first = self.held[0]
+            self.held[0] = PendingHand(first.number, record, first.termination, first.events, corrected=True)
+        elif self.pending is not None:
             self.pending = PendingHand(self.pending.number, record, self.pending.termination, self.pending.events,
                                        corrected=True)
             if self.tracker is not None:
@@ -274,15 +296,24 @@ class HandLifecycle:
             self._report_at(frame_index, state, out)
         record = state.record(draw_pile_empty_at_finish=not state.draw_pile)
         self.pending = PendingHand(self.hand_number, record, how, state.events, flags=state.flags)
-        self.in_doubt = None  # the display turns to the hand just ended
         self.phase = Phase.FINISHED
         out.append(LifecycleEvent(EventKind.HAND_PENDING, frame_index, self.hand_number, pending=self.pending))
 
-    def _make_final(self, frame: FrameObservations, out: list[LifecycleEvent]) -> None:
+    def _make_final_or_hold(self, frame: FrameObservations, out: list[LifecycleEvent]) -> None:
+        """The table was cleared: the pending hand is final, unless it has open flags or an earlier hand waits
+        (then it is held for a person)."""
+        p = self.pending
+        if p is None:
+            return
+        if self.held or (p.flags and not p.corrected):
+            self.held.append(p)
+            self.pending = None
+            why = f"{len(p.flags)} flag(s) open" if p.flags else f"hand {self.held[0].number} waits before it"
+            out.append(LifecycleEvent(EventKind.HAND_HELD, frame.index, p.number, pending=p,
+                                      message=f"waits for a person: {why}"))
+            return
         done = self.confirm()
         if done is not None:
-            if done.flags and not done.corrected:
-                self.in_doubt = done
             out.append(LifecycleEvent(EventKind.HAND_FINAL, frame.index, done.number, pending=done))
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from scoring.hand import GOALS
+from vision.track.rule_checks import PlayRules
 
 WHOLE_SHARE = 0.93
 """A box at least this share of the longest one a nearby card was seen with shows a whole card (a box
@@ -128,6 +129,9 @@ class ReconcileSettings:
     a card on the table is seen again and again, in a column as a strip)."""
     draw_pile_frames: int = 5
     """The draw pile is believed gone (or back) after this many frames in a row that say so."""
+    play_rules: PlayRules = PlayRules()
+    """The rules of play counted cards are held to by their sides' piles (a Roll to drive, the speed limit;
+    :data:`~vision.track.rule_checks.PLAY_RULES` has each rule set's)."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.minimum_frames_seen <= self.vote_window_frames:

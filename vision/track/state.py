@@ -29,6 +29,14 @@ class FlagReason(Enum):
     """A column of distance cards read as two values or more in :attr:`ReconcileSettings.mixed_column_frames`
     frames running (one of its cards is probably misread, or a card was laid on the wrong column). The
     counts stand as read; a person should check the column."""
+    STOPPED = "stopped"
+    """Counted, and flagged: a distance card while the side's battle pile showed a hazard (or a remedy with
+    no Roll on it, where the rules ask for one); see :mod:`vision.track.rule_checks`."""
+    SPEED_LIMIT = "speed_limit"
+    """Counted, and flagged: a distance card over 50 while the side's speed pile showed a Speed Limit."""
+    UNPROVOKED_COUP_FOURRE = "unprovoked_coup_fourre"
+    """Counted, and flagged: a safety laid sideways that answers no matching attack laid on its side just
+    before (a safety misread as sideways, or the attack missed)."""
     UNFINISHED = "unfinished"
     """The hand ended (the table cleared, the source stopped) with cards left in the draw pile and no
     side at the goal: a hand is played until one side completes the trip or the draw pile is gone,
@@ -77,18 +85,23 @@ class Flag:
     card: Card | None
     reason: FlagReason
     message: str
+    where: tuple[float, float] | None = None
+    """Where the card lies in the frame's picture (the middle of its top edge), when known: its thumbnail
+    outlines the card there."""
 
     def to_json(self) -> dict[str, Any]:
         return {"frame": self.frame, "side": self.side, "card": self.card.value if self.card is not None else None,
                 "reason": self.reason.value, "message": self.message}
 
     def to_state(self) -> dict[str, Any]:
-        return {**self.to_json(), "time": self.time}
+        return {**self.to_json(), "time": self.time, "where": list(self.where) if self.where is not None else None}
 
     @classmethod
     def from_state(cls, d: dict[str, Any]) -> Flag:
+        where = d.get("where")
         return cls(int(d["frame"]), float(d["time"]), d["side"], Card(d["card"]) if d["card"] is not None else None,
-                   FlagReason(d["reason"]), d["message"])
+                   FlagReason(d["reason"]), d["message"],
+                   (float(where[0]), float(where[1])) if where is not None else None)
 
 
 @dataclass(frozen=True)

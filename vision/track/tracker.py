@@ -13,15 +13,19 @@ and the tracker goes on counting from it.
 
 The tracker is pure: frames in (:class:`FrameObservations`), state out; no I/O, no clock.
 
+A counted play is also held to its side's battle and speed piles (:mod:`vision.track.piles`,
+:mod:`vision.track.rule_checks`): a distance card while stopped or over the speed limit, a coup fourré
+answering no attack, stays counted and is flagged.
+
 The state types live in :mod:`vision.track.state`, the numbers in :mod:`vision.track.settings`, the
-geometry of matching in :mod:`vision.track.matching`. This module is over 400 lines on purpose: it is one
-class whose decisions (count, move, doubt, flag) share its slots and candidates; split further, they
-would pass those between modules.
+geometry of matching in :mod:`vision.track.matching`, the cards it keeps in :mod:`vision.track.slots`, a
+person's correction in :mod:`vision.track.correction`, the flags about counted cards in
+:mod:`vision.track.doubts`. What stays here is one class whose decisions (count, move, doubt) share its
+slots and candidates.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -30,7 +34,10 @@ from numpy.typing import NDArray
 from scoring.cards import DISTANCE_VALUES, Card
 from scoring.hand import EXTENDED_GOAL, GOALS, HandRecord, SafetyPlay
 from vision.table.observations import FrameObservations, Observation
+from vision.track.correction import corrected_slots
+from vision.track.doubts import MixedRuns, mixed_column_flags, pile_flags, unfinished_flag
 from vision.track.matching import Matching, camera_shift, column_step, longest_after, match_nearest
+from vision.track.piles import TOP_FRAMES, TablePiles
 from vision.track.settings import (
     AT_HOME_SHARE,
     CARD_LENGTH_BEFORE_SEEN_PX,
@@ -46,58 +53,12 @@ from vision.track.settings import (
     WHOLE_SHARE,
     ReconcileSettings,
 )
+from vision.track.slots import Candidate, Slot
 from vision.track.state import Flag, FlagReason, HandState, PlayEvent, SideState
 
-# -- the tracker ----------------------------------------------------------------------------
-
-
-@dataclass
-class _Slot:
-    """A card the tracker knows lies on the table (counted), or one it decided not to count."""
-
-    side: str
-    card: Card
-    anchor: NDArray[np.float64] | None
-    """``None`` for a card added by a person's correction (its place is not known)."""
-    sideways: bool
-    arrived: int
-    last_seen: int
-    counted: bool
-    confidence: float
-    longest: float = 0.0
-    """The card's side seen whole, in pixels (0: not known): the longest box side it was seen with, each
-    longer box taken a share of the way (:data:`LONGEST_RISE`)."""
-    votes: int = 0
-    """Frames in which it was seen before it was counted."""
-    seen: int = 0
-    """Frames in which it was seen since it was counted."""
-    doubted: bool = False
-    """A :attr:`FlagReason.SELDOM_SEEN` flag was raised for it."""
-    home: NDArray[np.float64] | None = None
-    """Where it lay when last seen whole (or when counted): a box cut short by a hand over the card moves
-    :attr:`anchor`, not this. ``None`` when its place is not known."""
-
-
-@dataclass
-class _Candidate:
-    """A card seen lately that has not yet won its vote."""
-
-    side: str
-    card: Card
-    anchor: NDArray[np.float64]
-    first_frame: int
-    first_time: float
-    hits: list[int] = field(default_factory=list)
-    sideways_votes: list[bool] = field(default_factory=list)
-    confidences: list[float] = field(default_factory=list)
-    extra_copies: int = 0
-    """Frames in which this id showed on the side more often than it had been counted: evidence that
-    the candidate is another copy, not a counted card seen at another place."""
-    beside: set[int] = field(default_factory=set)
-    """The counted cards of its id (``id()`` of their slots) seen in a frame together with it."""
-    longest: float = 0.0
-    """The longest box side it was seen with, in pixels (0: not known)."""
-
+PILE_CHECK_AFTER = TOP_FRAMES + 2
+"""A counted card is held to its side's piles this many frames after it was counted: a Roll or an attack laid
+just before it has come on top of its pile by then (:mod:`vision.track.piles`)."""
 
 class HandTracker:
     """Fuses frames into the state of one hand. Feed it frames in order with :meth:`update`.
@@ -118,12 +79,14 @@ class HandTracker:
         self.extension_called_by: str | None = None
         self.reached_700_at: tuple[str, int] | None = None
         """The side that first reached exactly 700 in a 700-km hand, and the frame its card landed."""
-        self._slots: list[_Slot] = []
-        self._candidates: list[_Candidate] = []
+        self._slots: list[Slot] = []
+        self._candidates: list[Candidate] = []
         self._events: list[PlayEvent] = []
         self._flags: list[Flag] = []
-        self._mixed_runs: dict[tuple[str, tuple[Card, ...]], int] = {}
-        """Frames running in which a side showed a column of these values."""
+        self._piles = TablePiles(self.side_names)
+        self._to_check: list[tuple[PlayEvent, tuple[float, float] | None]] = []
+        """Counted plays not yet held to their side's piles, with their places (:data:`PILE_CHECK_AFTER`)."""
+        self._mixed_runs: MixedRuns = {}
         self._card_length: float | None = None
         self._ups: dict[str, tuple[float, float] | None] = {}
         self._pile_seen = True
@@ -144,15 +107,11 @@ class HandTracker:
         return {
             "sides": list(self.side_names), "goal": self.goal, "extension_called_by": self.extension_called_by,
             "reached_700_at": list(self.reached_700_at) if self.reached_700_at is not None else None,
-            "slots": [{"side": sl.side, "card": sl.card.value,
-                       "anchor": [float(v) for v in sl.anchor] if sl.anchor is not None else None,
-                       "sideways": sl.sideways, "arrived": sl.arrived, "last_seen": sl.last_seen,
-                       "counted": sl.counted, "confidence": sl.confidence, "longest": sl.longest,
-                       "votes": sl.votes, "seen": sl.seen, "doubted": sl.doubted,
-                       "home": [float(v) for v in sl.home] if sl.home is not None else None}
-                      for sl in self._slots],
+            "slots": [sl.to_state() for sl in self._slots],
             "events": [e.to_state() for e in self._events],
             "flags": [f.to_state() for f in self._flags],
+            "piles": self._piles.to_state(),
+            "to_check": [{"play": e.to_state(), "where": list(w) if w is not None else None} for e, w in self._to_check],
             "card_length": self._card_length,
             "ups": {k: list(v) if v is not None else None for k, v in self._ups.items()},
             "pile_seen": self._pile_seen, "frames": self.frames, "last_play_time": self.last_play_time,
@@ -164,17 +123,12 @@ class HandTracker:
         t.extension_called_by = d["extension_called_by"]
         r = d["reached_700_at"]
         t.reached_700_at = (str(r[0]), int(r[1])) if r is not None else None
-        t._slots = [
-            _Slot(s["side"], Card(s["card"]),
-                  np.asarray(s["anchor"], dtype=np.float64) if s["anchor"] is not None else None,
-                  bool(s["sideways"]), int(s["arrived"]), int(s["last_seen"]), bool(s["counted"]),
-                  float(s["confidence"]), float(s.get("longest", 0.0)), int(s.get("votes", 0)),
-                  int(s.get("seen", 0)), bool(s.get("doubted", False)),
-                  np.asarray(s["home"], dtype=np.float64) if s.get("home") is not None else None)
-            for s in d["slots"]
-        ]
+        t._slots = [Slot.from_state(s) for s in d["slots"]]
         t._events = [PlayEvent.from_state(e) for e in d["events"]]
         t._flags = [Flag.from_state(f) for f in d["flags"]]
+        t._piles = TablePiles.from_state(t.side_names, d.get("piles"))
+        t._to_check = [(PlayEvent.from_state(c["play"]), (float(c["where"][0]), float(c["where"][1]))
+                        if c["where"] is not None else None) for c in d.get("to_check", ())]
         t._card_length = d["card_length"]
         t._ups = {k: (float(v[0]), float(v[1])) if v is not None else None for k, v in d["ups"].items()}
         t._pile_seen = bool(d["pile_seen"])
@@ -197,6 +151,7 @@ class HandTracker:
         length = self._card_length or CARD_LENGTH_BEFORE_SEEN_PX
         same = self._same_card_px()
         seen = [o for o in frame.cards if o.confidence >= s.minimum_confidence]
+        self._piles.see(frame, s.minimum_confidence)
         self._follow_the_camera(seen, length)
         for key in sorted({(o.side, o.card.value) for o in seen}):
             side, card = key[0], Card(key[1])
@@ -230,11 +185,11 @@ class HandTracker:
             for a in more.unmatched:
                 o = obs[free[a]]
                 self._candidates.append(
-                    _Candidate(side, card, points[free[a]], frame.index, frame.time, [frame.index], [o.sideways],
+                    Candidate(side, card, points[free[a]], frame.index, frame.time, [frame.index], [o.sideways],
                                [o.confidence], int(extra), set(in_sight), o.length or 0.0)
                 )
         window_start = frame.index - s.vote_window_frames + 1
-        still: list[_Candidate] = []
+        still: list[Candidate] = []
         for c in sorted(self._candidates, key=lambda c: (c.first_frame, c.side, c.card.value)):
             votes = [conf for h, conf in zip(c.hits, c.confidences) if h >= window_start]
             if len(votes) >= s.minimum_frames_seen and sum(votes) >= s.minimum_evidence and not self._maybe_cut_short(c):
@@ -242,23 +197,13 @@ class HandTracker:
             elif c.hits[-1] >= window_start:
                 still.append(c)
         self._candidates = still
+        self._check_on_piles(frame, frame.index - PILE_CHECK_AFTER)
         self._doubt_the_unseen(frame)
-        self._flag_mixed_columns(frame)
+        self._mixed_runs, mixed = mixed_column_flags(self._mixed_runs, frame, self._flags, s.mixed_column_frames)
+        self._flags.extend(mixed)
         return self.state()
 
-    def _flag_mixed_columns(self, frame: FrameObservations) -> None:
-        """Flag, once per hand, a side's column that keeps reading as different distance values."""
-        runs = {key: self._mixed_runs.get(key, 0) + 1 for key in set(frame.mixed_columns)}
-        self._mixed_runs = runs
-        flagged = [f.message for f in self._flags if f.reason is FlagReason.MIXED_COLUMN]
-        for (side, values), run in sorted(runs.items(), key=lambda kv: (kv[0][0], [c.value for c in kv[0][1]])):
-            what = f"a column of {side}'s distance cards reads as " + " and ".join(str(c.km) for c in values)
-            if run >= self.settings.mixed_column_frames and not any(m.startswith(what + " ") for m in flagged):
-                message = f"{what} in {run} frames running: one card is probably misread"
-                self._flags.append(Flag(frame.index, frame.time, side, None, FlagReason.MIXED_COLUMN, message))
-                flagged.append(message)
-
-    def _not_laid_over(self, m: Matching, obs: list[Observation], slots: list[_Slot]) -> Matching:
+    def _not_laid_over(self, m: Matching, obs: list[Observation], slots: list[Slot]) -> Matching:
         """The matching without the pairs in which a whole card lies a column step past the counted card:
         the next card of a tight column laid over it (the counted card now shows as a strip, often
         too faintly to be matched), which must not pull the counted card's place onto itself."""
@@ -284,7 +229,7 @@ class HandTracker:
             self._flags.append(Flag(frame.index, frame.time, sl.side, sl.card, FlagReason.SELDOM_SEEN,
                                     f"the {sl.card.title} counted for {sl.side} at frame {sl.arrived} was seen in "
                                     f"{sl.votes + sl.seen} frames only, none since frame {sl.last_seen}: "
-                                    "is it on the table?"))
+                                    "is it on the table?", sl.where))
 
     def _follow_the_camera(self, seen: list[Observation], length: float) -> None:
         """Shift every known place by the whole table's shift in this frame, when the camera moved
@@ -310,35 +255,26 @@ class HandTracker:
                 if steady and len(c.hits) >= self.settings.minimum_frames_at_end:
                     self._decide(c, last)
             self._candidates.clear()
+            self._check_on_piles(last, last.index)
         return self.state()
 
     def flag_unfinished(self) -> HandState:
         """The hand is over though no side reached the goal and the draw pile is still there: flag it
         (see :attr:`FlagReason.UNFINISHED`). Nothing happens when a side is at the goal, the draw pile
         is gone, or no scoring card was counted (a table cleared before anyone played)."""
-        state = self.state()
-        if state.completer is not None or not state.draw_pile or not state.any_played:
-            return state
-        last = self.last_frame
-        leader = max(state.sides, key=lambda s: s.km)
-        self._flags.append(Flag(
-            last.index if last is not None else 0, last.time if last is not None else 0.0, None, None,
-            FlagReason.UNFINISHED,
-            f"the hand ended with cards left to draw and no side at {state.effective_goal} km "
-            f"({leader.side} has {leader.km}): was a distance card missed?"))
+        flag = unfinished_flag(self.state(), self.last_frame)
+        if flag is not None:
+            self._flags.append(flag)
         return self.state()
 
     def _update_draw_pile(self, seen: bool) -> None:
-        if seen == self._pile_seen:
-            self._pile_streak = 0
-            return
-        self._pile_streak += 1
+        self._pile_streak = 0 if seen == self._pile_seen else self._pile_streak + 1
         if self._pile_streak >= self.settings.draw_pile_frames:
             self._pile_seen, self._pile_streak = seen, 0
 
     # -- deciding -------------------------------------------------------------------------
 
-    def _decide(self, c: _Candidate, frame: FrameObservations) -> None:
+    def _decide(self, c: Candidate, frame: FrameObservations) -> None:
         sideways = sum(c.sideways_votes) * 2 > len(c.sideways_votes)
         confidence = float(np.mean(c.confidences)) * min(1.0, len(c.hits) / self.settings.vote_window_frames + EVIDENCE_HEAD_START)
         moved = self._moved_from(c) or self._lost_track_of(c, frame)
@@ -355,26 +291,33 @@ class HandTracker:
             # edge), not a second copy.
             return
         problem = self._rule_broken(c.side, c.card, c.first_frame)
-        slot = _Slot(c.side, c.card, c.anchor, sideways, c.first_frame, frame.index, problem is None, confidence,
+        slot = Slot(c.side, c.card, c.anchor, sideways, c.first_frame, frame.index, problem is None, confidence,
                      c.longest, len(c.hits), home=c.anchor.copy())
         self._slots.append(slot)
         if problem is not None:
             reason, message = problem
-            self._flags.append(Flag(frame.index, frame.time, c.side, c.card, reason, message))
+            self._flags.append(Flag(frame.index, frame.time, c.side, c.card, reason, message, slot.where))
             return
         self._apply_extension(c.side, c.card, c.first_frame)
         if self.last_play_time is None or c.first_time > self.last_play_time:
             self.last_play_time = c.first_time
         if c.card.is_distance or c.card.is_safety:
-            self._events.append(
-                PlayEvent(c.first_frame, c.first_time, c.side, c.card, sideways, frame.index, frame.time, confidence)
-            )
+            play = PlayEvent(c.first_frame, c.first_time, c.side, c.card, sideways, frame.index, frame.time, confidence)
+            self._events.append(play)
             self._events.sort(key=lambda e: (e.frame, e.side, e.card.value))
+            self._to_check.append((play, slot.where))
 
-    def _moved_from(self, c: _Candidate) -> _Slot | None:
+    def _check_on_piles(self, frame: FrameObservations, counted_by: int) -> None:
+        """Hold the plays counted by frame ``counted_by`` to their sides' piles: a play that breaks a rule of
+        play stays counted and is flagged (:func:`~vision.track.doubts.pile_flags`)."""
+        due = [(e, w) for e, w in self._to_check if e.decided_frame <= counted_by]
+        self._to_check = [(e, w) for e, w in self._to_check if e.decided_frame > counted_by]
+        self._flags.extend(pile_flags(due, self._events, self._piles, self.settings.play_rules, frame))
+
+    def _moved_from(self, c: Candidate) -> Slot | None:
         """The counted card this candidate is, moved (knocked askew), if any."""
         length = self._card_length or CARD_LENGTH_BEFORE_SEEN_PX
-        best: tuple[float, _Slot] | None = None
+        best: tuple[float, Slot] | None = None
         for sl in self._slots:
             if sl.side != c.side or sl.card is not c.card or sl.anchor is None or sl.last_seen >= c.first_frame:
                 continue
@@ -387,7 +330,7 @@ class HandTracker:
                 best = (dist, sl)
         return best[1] if best is not None else None
 
-    def _maybe_cut_short(self, c: _Candidate) -> bool:
+    def _maybe_cut_short(self, c: Candidate) -> bool:
         """Whether the candidate, never seen whole, lies a column step past a counted card of its id hidden
         since before it appeared: that card with a hand over its top edge (its box shorter, its top edge
         lower) as likely as a new card. It waits: a new card shows whole once the hand has gone, the
@@ -396,7 +339,7 @@ class HandTracker:
                    and c.longest < WHOLE_SHARE * sl.longest and self._column_step(c.side, c.anchor - sl.anchor)
                    for sl in self._slots)
 
-    def _second_box_on(self, c: _Candidate) -> _Slot | None:
+    def _second_box_on(self, c: Candidate) -> Slot | None:
         """The counted card of its id this candidate lies on, seen together with it: a second box the
         detector put across that card's strip (two copies of a card are a column step apart, more than
         :attr:`ReconcileSettings.same_card_radius`)."""
@@ -405,13 +348,13 @@ class HandTracker:
                      and id(sl) in c.beside and float(np.linalg.norm(c.anchor - sl.anchor)) <= same
                      and not self._whole_past(c, sl)), None)
 
-    def _whole_past(self, c: _Candidate, sl: _Slot) -> bool:
+    def _whole_past(self, c: Candidate, sl: Slot) -> bool:
         """Whether the candidate, seen beside ``sl``, is a whole card a little way past it down its column:
         the next card laid over it, however tight (a second box the detector puts on a card's strip is
         not whole, and two boxes on one whole card share too much of it to both survive the tiles' merge)."""
         return self._past(sl, c.anchor, c.longest, length_share=NOT_A_STRIP_SHARE, shortest=TIGHTEST_STEP)
 
-    def _past(self, sl: _Slot, anchor: NDArray[np.float64], length: float, *, length_share: float,
+    def _past(self, sl: Slot, anchor: NDArray[np.float64], length: float, *, length_share: float,
               shortest: float = SHORTEST_COLUMN_STEP) -> bool:
         """Whether a box at ``anchor``, ``length`` long, lies a column step (at least ``shortest``) past the
         counted card ``sl`` and is at least ``length_share`` of the longest side ``sl`` was seen with (all
@@ -420,7 +363,7 @@ class HandTracker:
         return (self._column_step(sl.side, anchor - sl.anchor, shortest=shortest)
                 and (not sl.longest or length >= length_share * sl.longest))
 
-    def _lost_track_of(self, c: _Candidate, frame: FrameObservations) -> _Slot | None:
+    def _lost_track_of(self, c: Candidate, frame: FrameObservations) -> Slot | None:
         """The counted card this candidate is when the side shows exactly as many cards of its id as were counted.
 
         A hand over a column, or the camera knocked for a frame, can leave a counted card's place
@@ -446,7 +389,7 @@ class HandTracker:
         """:attr:`ReconcileSettings.same_card_radius` in pixels, at the card length seen lately."""
         return self.settings.same_card_radius * (self._card_length or CARD_LENGTH_BEFORE_SEEN_PX)
 
-    def _laid_over(self, c: _Candidate, sl: _Slot) -> bool:
+    def _laid_over(self, c: Candidate, sl: Slot) -> bool:
         """Whether the candidate is a whole card one column step past ``sl``, which still lies at its own
         place: a card laid over it (hiding it nearly whole), not ``sl`` found again. A box cut short by
         a hand over the card's top edge also lies lower, but is shorter than the card was seen; a slot
@@ -492,10 +435,7 @@ class HandTracker:
 
     def _completer(self) -> str | None:
         goal = EXTENDED_GOAL if self.extension_called_by is not None else self.goal
-        for name in self.side_names:
-            if self._km(name) == goal:
-                return name
-        return None
+        return next((name for name in self.side_names if self._km(name) == goal), None)
 
     def _km(self, side: str) -> int:
         return sum(sl.card.km for sl in self._slots if sl.counted and sl.side == side and sl.card.is_distance)
@@ -514,41 +454,19 @@ class HandTracker:
     def correct(self, record: HandRecord) -> HandState:
         """A person's record of the hand so far replaces the tracker's counts; counting goes on from it.
 
-        Cards the person removed stay known (so their sightings do not count them again); cards
-        the person added are counted without a place on the table. Open flags are settled.
+        Cards the person removed stay known, cards added have no place (:func:`~vision.track.correction.corrected_slots`).
+        Open flags are settled.
 
         :raises IllegalHandError: the corrected record breaks a rule (the core's own check).
         """
         record.validate()
-        if record.goal != self.goal:
-            self.goal = record.goal
-        for side in record.sides:
-            if side.side not in self.side_names:
-                raise ValueError(f"{side.side!r} is not a side of this table")
-        for name in self.side_names:
-            want = _wanted_counts(record, name)
-            for card, n in want.items():
-                mine = [sl for sl in self._slots if sl.side == name and sl.card is card and sl.counted]
-                if len(mine) > n:
-                    for sl in sorted(mine, key=lambda sl: (sl.confidence, sl.arrived))[: len(mine) - n]:
-                        sl.counted = False
-                elif len(mine) < n:
-                    # a card the camera missed: bring back one it had refused, else one without a place
-                    refused = [sl for sl in self._slots if sl.side == name and sl.card is card and not sl.counted]
-                    for k in range(n - len(mine)):
-                        if k < len(refused):
-                            refused[k].counted = True
-                        else:
-                            self._slots.append(_Slot(name, card, None, False, -1, -1, True, 1.0))
-            for sl in self._slots:
-                if sl.side == name and sl.card.is_safety and sl.counted:
-                    sl.sideways = record.side(name).safeties.get(sl.card) is SafetyPlay.COUP_FOURRE
-        for sl in self._slots:
-            sl.doubted = True  # the person's counts are not doubted again
+        self.goal = record.goal
+        self._slots = corrected_slots(self._slots, self.side_names, record)
         counted = {(sl.side, sl.card, sl.arrived) for sl in self._slots if sl.counted}
         self._events = [e for e in self._events if (e.side, e.card, e.frame) in counted]
         self._candidates.clear()
         self._flags.clear()
+        self._to_check.clear()
         self.extension_called_by = record.extension_called_by
         return self.state()
 
@@ -569,7 +487,7 @@ class HandTracker:
         return HandState(self.goal, self.extension_called_by, tuple(sides), self._pile_seen, tuple(self._events),
                          tuple(self._flags))
 
-    def _confidence(self, side: str, counted: list[_Slot]) -> float:
+    def _confidence(self, side: str, counted: list[Slot]) -> float:
         """The least sure scoring card of the side, halved by an open flag, lowered while a card is half seen."""
         scoring = [sl.confidence for sl in counted if sl.card.is_distance or sl.card.is_safety]
         value = min(scoring) if scoring else 1.0
@@ -579,12 +497,3 @@ class HandTracker:
             value *= HALF_SEEN_SIDE_CONFIDENCE
         return max(0.0, min(1.0, value))
 
-
-def _wanted_counts(record: HandRecord, side: str) -> dict[Card, int]:
-    from scoring.cards import DISTANCE_CARD_OF_KM, SAFETIES
-
-    s = record.side(side)
-    out = {DISTANCE_CARD_OF_KM[km]: n for km, n in s.distance.items()}
-    for safety in SAFETIES:
-        out[safety] = 1 if safety in s.safeties else 0
-    return out
