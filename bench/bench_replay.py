@@ -29,6 +29,11 @@ Each row also keeps its delays, its own frames per second, the replay's peak mem
 (CPU model and cores) it ran on, since speed is a figure of the machine.
 Rows replayed with other models, another mode or other settings are dropped, never mixed in.
 
+``--readings`` replays, for each hand that has one, the detector's and recogniser's readings of its frames
+saved by an earlier run (``readings.pkl`` in the hand's folder, kept with ``--keep``; every run that reads
+the frames saves them): the reconciler, the lifecycle and the rule checks are measured again on exactly the
+same readings, in seconds a hand instead of minutes (speed and delay figures are then the reconciler's).
+
 ``--truth-detector`` replays the true boxes instead of running ``models/detector.onnx`` (the
 recogniser still reads every face); ``--truth-ids`` also replaces the recogniser with the true ids,
 which measures the reconciler alone. Without ``--truth-detector`` the trained detector must exist.
@@ -40,6 +45,7 @@ import argparse
 import hashlib
 import json
 import os
+import pickle
 import platform
 import resource
 import statistics
@@ -47,7 +53,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -68,6 +76,28 @@ ON_TIME_FRAMES = 6
 """A counted card first seen within this many frames of a play of that card on that side is that play."""
 RECORDED_SETTINGS = ("width", "height", "sides", "samples", "held_out", "surfaces")
 """What hands in one record share (with the models and the mode): rows of other hands are never mixed in."""
+
+
+class SavedReadings:
+    """Answers each frame with the reading an earlier run saved for it, in order (``--readings``)."""
+
+    def __init__(self, path: Path) -> None:
+        self.readings = pickle.loads(path.read_bytes())  # our own file, written by this bench
+        self.next = 0
+
+    def read(self, image: object) -> object:
+        reading = self.readings[self.next]
+        self.next += 1
+        return reading
+
+
+def keeping(read: Callable[[Any], Any], kept: list[object]) -> Callable[[Any], Any]:
+    """``read`` that also keeps each reading in ``kept`` (saved as the hand's ``readings.pkl``)."""
+    def read_and_keep(image: object) -> object:
+        reading = read(image)
+        kept.append(reading)
+        return reading
+    return read_and_keep
 
 
 class TruthIdRecogniser:
@@ -193,6 +223,8 @@ def main() -> int:
     ap.add_argument("--keep", metavar="DIR", default=None, help="render the hands into DIR and keep them")
     ap.add_argument("--photos", metavar="DIR", default=None,
                     help="replay the photo-real hands rendered in DIR (borne data photo-sequences) instead of rendering 2-D hands")
+    ap.add_argument("--readings", action="store_true",
+                    help="replay the readings an earlier run saved in each hand's folder (readings.pkl) instead of reading the frames")
     ap.add_argument("--record", metavar="FILE", default=None,
                     help="keep each hand's result in FILE (by seed) and report over every hand it holds")
     args = ap.parse_args()
@@ -209,7 +241,7 @@ def main() -> int:
                  f"({', '.join(RECORDED_SETTINGS)}); record one kind of hand at a time")
     recogniser = FaceRecogniser.load(recogniser_path("generic"))
     onnx = None
-    if not args.truth_detector:
+    if not args.truth_detector and not args.readings:
         from vision.read.detector import OnnxCardDetector
         from vision.read.tiling import TiledDetector
 
@@ -245,10 +277,20 @@ def main() -> int:
             before = truth.seek
         else:
             reader = FrameReader(onnx, recogniser)
+        saved = folder / "readings.pkl"
+        if args.readings:
+            if not saved.is_file():
+                ap.error(f"--readings: {saved} is missing (replay the hand once without --readings, with --keep)")
+            reader, before = SavedReadings(saved), None  # type: ignore[assignment]
         pipeline = Pipeline(reader, layout, before_read=before)
         source = FolderSource(folder / "frames", fps=FPS)
+        readings: list[object] = []
+        if not args.readings:
+            reader.read = keeping(reader.read, readings)  # type: ignore[method-assign,assignment]
         t0 = time.perf_counter()
         run_source(source, pipeline)
+        if not args.readings:
+            saved.write_bytes(pickle.dumps(readings))
         seconds = time.perf_counter() - t0
         busy += seconds
         frames += pipeline.frames
@@ -265,6 +307,8 @@ def main() -> int:
     fps = frames / busy if busy else 0.0
     peak_mb = peak_rss_mb()
     mode = "truth boxes + true ids" if args.truth_ids else ("truth boxes + recogniser" if args.truth_detector else "detector.onnx + recogniser")
+    if args.readings:
+        mode += ", readings saved by an earlier run"
     if photo_hands:
         first = rendered_with(photo_hands[0])
         print(f"replay of {n} photo-real hands in {args.photos} (seeds {', '.join(str(s) for s in seeds)}), "

@@ -31,6 +31,10 @@ BATTLE_CARDS = frozenset({*(h for h in REMEDY_FOR if h is not Card.SPEED_LIMIT),
 """The cards laid on a side's battle pile: the hazards that stop it, their remedies and Roll."""
 SPEED_CARDS = frozenset({Card.SPEED_LIMIT, Card.END_OF_LIMIT})
 """The cards of a side's speed pile."""
+ATTACK_TAKEN_AWAY_FRAMES = 20
+"""A coup fourré takes the attack off the pile (the card under it shows again) as the safety is laid: within
+this many frames of the safety (2 s at 10 frames a second). Raising it lets a remedy laid on the attack a
+turn before pass for the attack taken away; lowering it flags a coup fourré laid slowly."""
 
 
 class Breach(Enum):
@@ -134,24 +138,31 @@ def check_distance(play: TablePlay, piles: SidePiles, rules: PlayRules = PlayRul
 def check_coup_fourre(play: TablePlay, piles: SidePiles, table: Sequence[TablePlay] = ()) -> RuleBreach | None:
     """Whether a safety laid sideways answers the matching attack laid on its side right before.
 
-    The attack is the last card that came on top of the side's battle or speed pile before the safety, a
-    hazard the safety protects against; no other counted card (``table``: every side's) landed between.
+    The attack is the last hazard that came on top of the side's battle or speed pile before the safety, one
+    the safety protects against. Between the two, no other counted card (``table``: every side's) landed and
+    nothing came on the pile but the card under the attack showing again as the attack was taken away, within
+    :data:`ATTACK_TAKEN_AWAY_FRAMES` of the safety.
     """
     if not (play.card.is_safety and play.sideways):
         return None
-    laid = sorted((*piles.battle, *piles.speed), key=lambda p: p.frame)
-    attack = next((p for p in reversed(laid) if p.frame <= play.frame), None)
+    laid = sorted(((p, pile[k - 1].card if k else None) for pile in (piles.battle, piles.speed)
+                   for k, p in enumerate(pile) if p.frame <= play.frame), key=lambda t: t[0].frame)
+    attacks = [(p, under) for p, under in laid if p.card in HAZARDS]
+    attack, under = attacks[-1] if attacks else (None, None)
     if attack is None or attack.card not in SAFETY_PROTECTS[play.card]:
         seen = "no attack" if attack is None else f"a {attack.card.title}"
         return RuleBreach(Breach.UNPROVOKED_COUP_FOURRE, play,
                           f"{play.side} laid {play.card.title} sideways at frame {play.frame} after {seen}: "
                           "is it a coup fourré?")
+    since = [p for p, _ in laid if p.frame > attack.frame
+             and (p.card is not under or play.frame - p.frame > ATTACK_TAKEN_AWAY_FRAMES)]
     between = [p for p in table if attack.frame < p.frame < play.frame and p != play]
-    if between:
+    if since or between:
+        other = (f"a {since[0].card.title} came on its pile at frame {since[0].frame}" if since
+                 else f"{between[0].side} played a {between[0].card.title} at frame {between[0].frame}")
         return RuleBreach(Breach.UNPROVOKED_COUP_FOURRE, play,
                           f"{play.side} laid {play.card.title} sideways at frame {play.frame}, not right after "
-                          f"the {attack.card.title} of frame {attack.frame} ({between[0].side} played a "
-                          f"{between[0].card.title} between): is it a coup fourré?")
+                          f"the {attack.card.title} of frame {attack.frame} ({other}): is it a coup fourré?")
     return None
 
 

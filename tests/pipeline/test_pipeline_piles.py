@@ -1,0 +1,119 @@
+"""The battle and speed piles as the tracker watches them (vision.track.piles), and plays held to them: a
+play that breaks a rule of play is counted and flagged with its frame, never counted in silence."""
+
+from __future__ import annotations
+
+from scoring.cards import Card
+from tests.pipeline.scripted import Stream, card, distance
+from vision.track import FlagReason
+from vision.track.lifecycle import HandLifecycle
+from vision.track.piles import TOP_FRAMES, PileWatch
+from vision.track.tracker import HandTracker
+
+PILE_X = 600.0
+
+
+def pile(side: str, c: Card) -> object:
+    """A card on ``side``'s battle (or speed) pile: one place, each card laid over the last."""
+    return card(side, c, PILE_X)
+
+
+def test_the_top_of_a_pile_is_the_card_seen_on_it_a_few_frames_running():
+    watch = PileWatch()
+    for i in range(TOP_FRAMES - 1):
+        watch.see(i, [Card.ROLL])
+    assert watch.top is None
+    watch.see(2, [Card.ROLL])
+    watch.see(3, [Card.ROLL, Card.STOP])  # the Stop laid over the Roll, whose edge still shows
+    watch.see(4, [])  # an arm over the pile: no evidence either way
+    watch.see(5, [Card.STOP])
+    assert watch.top is Card.ROLL
+    watch.see(6, [Card.STOP])
+    assert [(p.frame, p.card) for p in watch.cards] == [(0, Card.ROLL), (3, Card.STOP)]
+
+
+def test_a_misreading_of_the_pile_in_a_frame_or_two_is_not_a_card_laid():
+    watch = PileWatch()
+    for i in range(5):
+        watch.see(i, [Card.ROLL])
+    watch.see(5, [Card.STOP])
+    watch.see(6, [Card.STOP])
+    watch.see(7, [Card.ROLL])  # only the top in sight again: the run is broken
+    watch.see(8, [Card.STOP])
+    assert watch.top is Card.ROLL
+
+
+def test_a_second_roll_on_the_same_pile_is_a_new_top():
+    """The tracker's cards are told apart by place, so a Roll laid again where the first lay is the first one
+    seen again; the pile's story still knows the Roll is back on top."""
+    watch = PileWatch()
+    for i, c in enumerate([Card.ROLL] * 3 + [Card.STOP] * 3 + [Card.ROLL] * 3):
+        watch.see(i, [c])
+    assert [p.card for p in watch.cards] == [Card.ROLL, Card.STOP, Card.ROLL]
+
+
+def test_a_distance_card_laid_on_a_stopped_side_is_counted_and_flagged_with_its_frame():
+    s = Stream()
+    hundreds = [card("North", Card.DISTANCE_100, 100, k) for k in range(2)]
+    s.show(pile("North", Card.ROLL), hundreds[0], times=10)
+    s.show(pile("North", Card.STOP), hundreds[0], times=10)  # South stops North
+    state = s.show(pile("North", Card.STOP), *hundreds, times=12)
+    assert distance(state, "North") == {100: 2}  # counted: the pile's reading is less sure than the card's
+    (flag,) = state.flags
+    assert (flag.reason, flag.side, flag.card) == (FlagReason.STOPPED, "North", Card.DISTANCE_100)
+    assert "at frame 20" in flag.message and "Stop" in flag.message
+    assert flag.where is not None and abs(flag.where[0] - 100) < 1  # where the card lies: its picture outlines it
+    assert state.sides[0].confidence <= 0.5
+    assert s.show(pile("North", Card.STOP), *hundreds, times=20).flags == (flag,)  # once
+
+
+def test_a_distance_card_after_the_roll_is_not_flagged():
+    s = Stream()
+    hundreds = [card("North", Card.DISTANCE_100, 100, k) for k in range(2)]
+    s.show(pile("North", Card.ROLL), hundreds[0], times=10)
+    s.show(pile("North", Card.STOP), hundreds[0], times=10)
+    s.show(pile("North", Card.ROLL), hundreds[0], times=10)  # a Roll laid again on the same place
+    state = s.show(pile("North", Card.ROLL), *hundreds, times=12)
+    assert distance(state, "North") == {100: 2} and state.flags == ()
+
+
+def test_a_75_under_a_speed_limit_is_flagged_a_50_is_not():
+    s = Stream()
+    limit = card("South", Card.SPEED_LIMIT, 700)
+    s.show(pile("South", Card.ROLL), limit, times=10)
+    s.show(pile("South", Card.ROLL), limit, card("South", Card.DISTANCE_50, 100), times=10)
+    state = s.show(pile("South", Card.ROLL), limit, card("South", Card.DISTANCE_50, 100),
+                   card("South", Card.DISTANCE_75, 200), times=12)
+    assert distance(state, "South") == {50: 1, 75: 1}
+    assert [(f.reason, f.card) for f in state.flags] == [(FlagReason.SPEED_LIMIT, Card.DISTANCE_75)]
+
+
+def test_a_coup_fourre_right_after_the_attack_is_not_flagged_one_out_of_nowhere_is():
+    s = Stream()
+    s.show(pile("North", Card.ROLL), times=10)
+    s.show(pile("North", Card.ACCIDENT), times=6)  # the attack lands; North answers at once
+    state = s.show(pile("North", Card.ROLL), card("North", Card.DRIVING_ACE, 400, sideways=True), times=12)
+    assert state.flags == () and state.events[-1].sideways
+    state = s.show(pile("North", Card.ROLL), card("North", Card.DRIVING_ACE, 400, sideways=True),
+                   card("North", Card.EXTRA_TANK, 480, sideways=True), times=12)
+    (flag,) = state.flags
+    assert (flag.reason, flag.card) == (FlagReason.UNPROVOKED_COUP_FOURRE, Card.EXTRA_TANK)
+    assert Card.EXTRA_TANK in state.sides[0].safeties  # counted, and flagged
+
+
+def test_no_pile_in_sight_is_no_evidence():
+    s = Stream()
+    state = s.show(*[card("North", Card.DISTANCE_100, 100, k) for k in range(3)], times=12)
+    assert distance(state, "North") == {100: 3} and state.flags == ()
+
+
+def test_the_piles_and_the_plays_still_to_check_survive_a_restart():
+    s = Stream()
+    s.show(pile("North", Card.ROLL), times=10)
+    s.show(pile("North", Card.STOP), times=10)
+    s.show(pile("North", Card.STOP), card("North", Card.DISTANCE_25, 100), times=3)  # counted, not yet checked
+    again = HandTracker.from_state(s.tracker.to_state(), s.tracker.settings)
+    s.tracker = again
+    state = s.show(pile("North", Card.STOP), card("North", Card.DISTANCE_25, 100), times=10)
+    assert [f.reason for f in state.flags] == [FlagReason.STOPPED]
+    assert HandLifecycle  # the lifecycle keeps its tracker's snapshot the same way
