@@ -12,8 +12,8 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, HTTPException, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from scoring.club.pages import Accept, Lang, page_language
 from scoring.club.seating import draw_seating, seeded_seating
-from scoring.web.deps import Language
 from scoring.web.i18n import load_strings
 from scoring.web.sheet import game_sheet_pdf
 
@@ -195,7 +195,7 @@ async def export_csv(store: Store) -> Response:
 
 @router.get("/tables/{name}/games/{game_id}/sheet.pdf", response_class=Response,
             summary="One of a table's games as a printable score sheet")
-async def sheet(name: str, game_id: int, store: Store, language: Language) -> Response:
+async def sheet(name: str, game_id: int, store: Store, lang: Lang = None, accept_language: Accept = None) -> Response:
     from scoring.club.errors import TableNotFoundError
 
     try:
@@ -205,6 +205,6 @@ async def sheet(name: str, game_id: int, store: Store, language: Language) -> Re
     game = next((g for g in games if g["id"] == game_id), None)
     if game is None:
         raise HTTPException(status_code=404, detail=f"table {name} has no game {game_id}")
-    pdf = await asyncio.to_thread(game_sheet_pdf, game, load_strings(language))
+    pdf = await asyncio.to_thread(game_sheet_pdf, game, load_strings(page_language(lang, accept_language)))
     return Response(pdf, media_type="application/pdf",
                     headers={"Content-Disposition": f'inline; filename="borne-{name}-game-{game_id}.pdf"'})

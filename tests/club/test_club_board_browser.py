@@ -103,6 +103,9 @@ def test_the_board_in_each_language(evening: Served, browser: Any, language: str
     games = page.locator(".game")
     assert games.count() == 2  # the finished game and the one just started
     assert words["winner"].split("{")[0].strip() in page.inner_text(".game >> nth=1")
+    sheet = page.locator(".game >> nth=1").locator("h2 a").get_attribute("href")
+    pdf = context.request.get(evening.url + sheet.split("?")[0])
+    assert pdf.status == 200 and pdf.body().startswith(b"%PDF")
     assert errors == []
     context.close()
 
@@ -131,7 +134,7 @@ def test_the_organiser_seats_a_round_with_the_clubs_token(evening: Served, brows
     page.fill("#token", "not-the-token")
     page.fill("#tournament-name", "Coupe d'hiver")
     page.click("#create")
-    page.wait_for_function("document.getElementById('status').textContent.length > 0")
+    page.wait_for_selector("#status:not(:empty)")
     assert words["refused"].split("{")[0].strip() in page.text_content("#status")
     page.fill("#token", TOKEN)
     page.click("#create")

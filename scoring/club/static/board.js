@@ -102,7 +102,8 @@ function renderTable(name, games, live) {
     });
     body.append(el("tr", {class: "total"}, el("th", {scope: "row"}, say("total")),
       ...sides.map((s) => el("td", {}, number(game.totals[s])))));
-    const title = el("h2", {}, say("game", {n: game.id}));
+    const sheet = link(`/api/club/tables/${encodeURIComponent(name)}/games/${game.id}/sheet.pdf`, say("sheet"));
+    const title = el("h2", {}, say("game", {n: game.id}), " ", el("small", {class: "quiet"}, sheet));
     blocks.push(el("section", {class: "game"}, title, el("table", {class: "hands"}, el("thead", {}, head), body),
       game.winner ? el("p", {class: "winner"}, say("winner", {name: game.winner})) : ""));
   }
