@@ -12,6 +12,7 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from vision.flag_pictures import FlagPictures, flag_key, flag_picture
 from vision.read.frame_reader import FrameReader, FrameReading
 from vision.sources import Frame, FrameFeed, paced
 from vision.table.census import TableCensus, take_census
@@ -20,10 +21,14 @@ from vision.table.observations import observations_from_census
 from vision.table.seating import Seating, SeenFrame
 from vision.table.widening import ZoneWidening
 from vision.track.lifecycle import HandLifecycle, LifecycleEvent, LifecycleSettings
-from vision.track.state import HandState
+from vision.track.state import Flag, HandState
 
 if TYPE_CHECKING:
-    from scoring.web.live_hand import LiveHand
+    from scoring.web.live_hand import LiveFlag, LiveHand
+
+
+FLAG_PICTURE_LATE_FRAMES = 5
+"""A flag's picture may be of a frame this many frames after the one it names (never of an older one)."""
 
 
 def default_goal(sides: int) -> int:
@@ -65,6 +70,8 @@ class Pipeline:
         self.frames = 0
         self.last: FrameResult | None = None
         self.log: list[LifecycleEvent] = []
+        self.flag_pictures = FlagPictures()
+        """A picture of the moment each flag names (the display shows it beside the flag)."""
         self._last_index = -1
         self._last_time = 0.0
         self._busy = 0.0
@@ -109,6 +116,7 @@ class Pipeline:
                 if widened is not None:
                     self.layout = widened
             census, events = self._follow(reading, index, at)
+            self._picture_flags(frame.image, census, index)
         self.frames += 1
         seconds = time.perf_counter() - started
         self._busy += seconds
@@ -151,7 +159,34 @@ class Pipeline:
             events = self.seat(self.seating.settle(w, h))
         ended = self.lifecycle.end_of_source(self._last_index)
         self.log.extend(ended)
+        if self.last is not None:
+            self._picture_flags(self.last.frame.image, self.last.census, self._last_index)
         return events + ended
+
+    def _flags_by_hand(self) -> list[tuple[int, tuple[Flag, ...]]]:
+        """The flags of the hand followed, the pending hand and the hands held, each with its hand's number."""
+        lc = self.lifecycle
+        out = [(p.number, p.flags) for p in (*lc.held, *([lc.pending] if lc.pending is not None else []))]
+        state = lc.state
+        if state is not None:
+            out.append((lc.hand_number, state.flags))
+        return out
+
+    def _picture_flags(self, image: Any, census: TableCensus, index: int) -> None:
+        """Keep a picture of each flag raised now, once: this frame is the one it names, or one a few frames
+        after (a hand ended by the cleared table names the last frame its tracker saw)."""
+        for hand, flags in self._flags_by_hand():
+            for i, f in enumerate(flags):
+                key = flag_key(hand, f, i)
+                if 0 <= index - f.frame <= FLAG_PICTURE_LATE_FRAMES and key not in self.flag_pictures:
+                    self.flag_pictures.keep(hand, key, flag_picture(image, census, self.layout, f))
+
+    def _live_flags(self, hand: int, flags: tuple[Flag, ...]) -> list[LiveFlag]:
+        from scoring.web.live_hand import LiveFlag
+
+        keys = [flag_key(hand, f, i) for i, f in enumerate(flags)]
+        return [LiveFlag(**f.to_json(), picture=f"/api/camera/flags/{k}.jpg" if k in self.flag_pictures else None)
+                for f, k in zip(flags, keys)]
 
     @property
     def frames_per_second(self) -> float:
@@ -164,10 +199,10 @@ class Pipeline:
     def replay_json(self) -> dict[str, Any]:
         """The hand state reached, as ``borne replay`` prints it (CONTRACT §6)."""
         state = self.state
-        finished = self.lifecycle.finished
+        finished = [*self.lifecycle.finished, *self.lifecycle.held]
         if state is not None and not state.events and finished and self.lifecycle.pending is None:
-            # the table was cleared after the last hand: report that hand, not the empty new one
-            last = finished[-1]
+            # the table was cleared after the last hand: report that hand (final or held), not the empty new one
+            last = max(finished, key=lambda p: p.number)
             return {"sides": [s.to_json() for s in last.record.sides], "draw_pile": state.draw_pile,
                     "events": [e.to_json() for e in last.events], "flags": [f.to_json() for f in last.flags],
                     "hand": last.record.to_json()}
@@ -186,7 +221,7 @@ class Pipeline:
     def live_hand(self, *, recent_events: int = 8) -> LiveHand:
         """The hand in progress for the display: per side the counts, km and confidence, the open flags,
         the latest plays, and the pending hand's record (unscored: the display scores it with the core)."""
-        from scoring.web.live_hand import InDoubt, LiveFlag, LiveHand, LivePlay, LiveSide, PendingHandOut
+        from scoring.web.live_hand import HeldHandOut, LiveHand, LivePlay, LiveSide, PendingHandOut
 
         lc = self.lifecycle
         state = lc.state
@@ -204,14 +239,14 @@ class Pipeline:
             extension_called_by=state.extension_called_by if state is not None else None,
             draw_pile=state.draw_pile if state is not None else None,
             sides=sides,
-            flags=[LiveFlag(**f.to_json()) for f in state.flags] if state is not None else [],
+            flags=self._live_flags(lc.hand_number, state.flags) if state is not None else [],
             events=[LivePlay(**e.to_json(), time=round(e.time, 2)) for e in events],
             plays=len(state.events) if state is not None else 0,
             pending=None if pending is None else PendingHandOut(
                 number=pending.number, record=pending.record.to_json(), termination=pending.termination.value,
                 corrected=pending.corrected),
-            in_doubt=None if lc.in_doubt is None else InDoubt(
-                number=lc.in_doubt.number, flags=[LiveFlag(**f.to_json()) for f in lc.in_doubt.flags]),
+            held=[HeldHandOut(number=h.number, record=h.record.to_json(), termination=h.termination.value,
+                              corrected=h.corrected, flags=self._live_flags(h.number, h.flags)) for h in lc.held],
             game_id=None,
         )
 

@@ -174,6 +174,7 @@ def _run(args: argparse.Namespace) -> int:
         follow_demo_layouts(pipeline, zones)
     camera.desk = table
     camera.zones = zones
+    camera.flag_pictures = pipeline.flag_pictures.get
     app.state.camera = camera
     if club is not None:
         camera.forward = club.publish_live

@@ -125,10 +125,12 @@ class LiveTable:
         from scoring.web.camera import NoPendingHandError
 
         with self.lock:
-            done = self.pipeline.lifecycle.confirm()
+            lc = self.pipeline.lifecycle
+            done = lc.confirm()
             if done is None:
                 raise NoPendingHandError("no hand is waiting to be confirmed")
-            self.keeper.add(done.record)
+            for hand in (done, *lc.release()):  # the hands that waited in line behind it go in after it
+                self.keeper.add(hand.record)
             self._publish()
 
     def correct(self, record: HandRecord) -> None:
@@ -142,10 +144,10 @@ class LiveTable:
                                        field="sides")
             if lc.pending is None and lc.tracker is None:
                 raise NoPendingHandError("the camera is not following a hand yet")
-            was_pending = lc.pending is not None
+            was_pending = lc.pending is not None or bool(lc.held)
             lc.correct(record)
             if was_pending:
                 done = lc.confirm()
-                if done is not None:
-                    self.keeper.add(done.record)
+                for hand in (done, *lc.release()) if done is not None else ():
+                    self.keeper.add(hand.record)
             self._publish()

@@ -93,6 +93,8 @@ class CameraState:
     """Lists the Borne cameras on the network and switches to one (``borne run`` on a camera, not a file)."""
     forward: Callable[[dict[str, Any]], None] | None = None
     """Also gets each new live hand (a table in a club sends it to the club's board)."""
+    flag_pictures: Callable[[str], bytes | None] | None = None
+    """The picture of a flag's moment by its id (JPEG), as the pipeline keeps them (``borne run`` sets it)."""
     _status: CameraStatus = field(init=False)
     _jpeg: bytes | None = field(default=None, init=False)
     _jpeg_at: float = field(default=0.0, init=False)

@@ -45,6 +45,8 @@ class LiveFlag(_Strict):
     card: str | None
     reason: str
     message: str
+    picture: str | None = Field(None, description="The address of a small JPEG of the frame the flag names, the card "
+                                                   "outlined (GET /api/camera/flags/{id}.jpg); null when none was kept")
 
 
 class LivePlay(_Strict):
@@ -66,11 +68,11 @@ class PendingHandOut(_Strict):
     corrected: bool
 
 
-class InDoubt(_Strict):
-    """A hand made final while flags were open."""
+class HeldHandOut(PendingHandOut):
+    """A hand the table was cleared after while it had open flags (or waited behind one): it waits for a
+    person to confirm or correct it, and is not in the game until then."""
 
-    number: int
-    flags: list[LiveFlag]
+    flags: list[LiveFlag] = Field(default_factory=list)
 
 
 class LiveHand(_Strict):
@@ -86,7 +88,8 @@ class LiveHand(_Strict):
     events: list[LivePlay] = Field(default_factory=list, description="The latest plays, oldest first")
     plays: int = 0
     pending: PendingHandOut | None = None
-    in_doubt: InDoubt | None = None
+    held: list[HeldHandOut] = Field(default_factory=list, description="Hands waiting for a person, oldest first: "
+                                    "confirm and correct go to the first")
     game_id: int | None = Field(None, description="The game the hand goes to (borne run sets it)")
 
 

@@ -221,3 +221,26 @@ def test_the_camera_documents_table_arrives_by_migration_and_old_files_open(tmp_
         assert store.load_camera_document(name="live_hand") == {"hand": 4, "sides": ["A", "B"]}
         store.delete_camera_document(name="live_hand")
         assert store.load_camera_document(name="live_hand") is None
+
+
+def test_a_flag_s_picture_is_served_by_its_id(client_and_desk: Any) -> None:
+    client, _, camera = client_and_desk
+    assert client.get("/api/camera/flags/1-20-0.jpg").status_code == 404  # no pictures kept yet
+    pictures = {"1-20-0": b"\xff\xd8flag"}
+    camera.flag_pictures = pictures.get
+    r = client.get("/api/camera/flags/1-20-0.jpg")
+    assert r.status_code == 200 and r.headers["content-type"] == "image/jpeg" and r.content == b"\xff\xd8flag"
+    assert client.get("/api/camera/flags/1-21-0.jpg").status_code == 404
+    assert client.get("/api/camera/flags/..%2Fsecret.jpg").status_code in (404, 422)
+
+
+def test_a_held_hand_and_its_flags_with_pictures_reach_the_display(client_and_desk: Any) -> None:
+    client, _, camera = client_and_desk
+    flag = {"frame": 20, "side": "South", "card": "distance_75", "reason": "stopped",
+            "message": "South played a 75 at frame 20 with a Stop on its battle pile", "picture": "/api/camera/flags/1-20-0.jpg"}
+    doc = live_hand(None).model_dump()
+    doc["held"] = [{"number": 1, "record": RECORD, "termination": "table_cleared", "corrected": False, "flags": [flag]}]
+    publish_hand(camera, LiveHand.model_validate(doc), store=client.app.state.store,
+                 broadcaster=client.app.state.broadcaster)
+    hand = client.get("/api/camera/hand").json()
+    assert hand["held"][0]["flags"] == [flag] and hand["held"][0]["number"] == 1

@@ -49,10 +49,11 @@ def test_a_hand_the_camera_follows_is_confirmed_on_the_page_and_lands_in_the_gam
         run.stop()
 
 
-def test_a_hand_cut_short_by_a_cleared_table_goes_into_the_game_and_the_page_asks_for_a_look(tmp_path: Path,
+def test_a_hand_in_doubt_waits_for_a_person_with_each_flag_s_picture_then_goes_into_the_game(tmp_path: Path,
                                                                                            browser: Any) -> None:
-    """Half a hand, then the table cleared: the hand is final at once (a new one starts), flagged
-    unfinished; the page says it went into the game with the camera in doubt."""
+    """Half a hand, then the table cleared: flagged unfinished, the hand is held for a person (a new one starts),
+    not put into the game by the cleared table; the page shows it with its flag and the flag's picture (the frame
+    it names, from the display's /api/camera/flags/…), and one tap on confirm puts it into the game."""
     import shutil
 
     seq = render_sequence(tmp_path / "seq", seed=5, frames=90)
@@ -67,11 +68,22 @@ def test_a_hand_cut_short_by_a_cleared_table_goes_into_the_game_and_the_page_ask
     run = CameraRun(tmp_path / "games.sqlite3", cut / "frames", cut, fps=30).start()
     page = browser.new_page(bypass_csp=True, viewport={"width": 1280, "height": 800})
     try:
+        page.add_init_script(f"localStorage.setItem('borne.token', '{TOKEN}')")
         page.goto(run.url + "/")
-        doubt = page.wait_for_selector("#camera-in-doubt", timeout=60_000)
-        assert doubt is not None
-        assert "in doubt" in doubt.inner_text() and "was a distance card missed?" in doubt.inner_text()
-        assert page.query_selector("#pending-hand") is None
+        held = page.wait_for_selector("#held-hand", timeout=60_000)
+        assert held is not None
+        text = held.inner_text()
+        assert "waits for you" in text and "was a distance card missed?" in text
+        picture = page.wait_for_selector("#held-hand img.flag-picture")
+        assert picture is not None and picture.get_attribute("src").startswith("/api/camera/flags/")
+        page.wait_for_function("document.querySelector('#held-hand img.flag-picture').naturalWidth === 240",
+                               timeout=15_000)
+        shot = run.get(picture.get_attribute("src"))
+        assert shot.status_code == 200 and shot.headers["content-type"] == "image/jpeg"
+        page.screenshot(path=str(tmp_path / "borne-held-hand.png"))
+        assert run.get("/api/games").json() == [] or run.get("/api/games").json()[0]["hands"] == 0  # not in the game
+        page.click("#confirm-held")
+        page.wait_for_selector("#held-hand", state="detached")
         games = run.get("/api/games").json()
         assert len(games) == 1 and games[0]["hands"] == 1
     finally:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Depends, HTTPException, Request, Response
+from fastapi import APIRouter, Body, Depends, HTTPException, Path, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from scoring.hand import HandRecord
@@ -66,6 +66,16 @@ def live_hand(camera: Camera) -> LiveHandScored:
     return hand
 
 
+@router.get("/flags/{picture}.jpg", summary="A flag's picture: the frame it names, the card outlined (JPEG)",
+            response_class=Response, responses={200: {"content": {"image/jpeg": {}}},
+                                                404: {"description": "No camera, or no picture kept by that id"}})
+def flag_picture(camera: Camera, picture: Annotated[str, Path(pattern=r"^\d+-\d+-\d+$")]) -> Response:
+    jpeg = camera.flag_pictures(picture) if camera.flag_pictures is not None else None
+    if jpeg is None:
+        raise HTTPException(404, f"no picture {picture!r}: only the latest hands' flags keep theirs")
+    return Response(jpeg, media_type="image/jpeg", headers={"Cache-Control": "private, max-age=3600"})
+
+
 def _desk(camera: CameraState) -> Any:
     if camera.desk is None:
         raise HTTPException(404, NO_CAMERA_MESSAGE)
@@ -73,7 +83,8 @@ def _desk(camera: CameraState) -> Any:
 
 
 @router.post("/hand/confirm", dependencies=[Writer], responses={**WRITE_ERRORS, 409: {"description": "No hand is pending"}},
-             summary="Confirm the pending hand: it becomes final and goes into the game",
+             summary="Confirm the first hand held for a look (else the pending hand): it becomes final and goes "
+                     "into the game, with the hands that waited in line behind it",
              response_model=LiveHandScored | NoHandOut, response_model_exclude_unset=True)
 def confirm_hand(camera: Camera) -> LiveHandScored | NoHandOut:
     try:
@@ -84,8 +95,8 @@ def confirm_hand(camera: Camera) -> LiveHandScored | NoHandOut:
 
 
 @router.post("/hand/correct", dependencies=[Writer], responses=WRITE_ERRORS,
-             summary="A person's record of the hand wins: a pending hand is confirmed with it; "
-                     "a hand in play goes on counting from it",
+             summary="A person's record of the hand wins: the first hand held (else the pending hand) is "
+                     "confirmed with it; a hand in play goes on counting from it",
              response_model=LiveHandScored | NoHandOut, response_model_exclude_unset=True)
 def correct_hand(camera: Camera, hand: Any = CorrectBody) -> LiveHandScored | NoHandOut:
     record = HandRecord.from_json(hand)

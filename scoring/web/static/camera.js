@@ -152,7 +152,8 @@ export function liveHand(hand) {
   const pending = hand.pending;
   const goal = hand.extension_called_by ? 1000 : hand.goal;
   // Number the camera's hand as the hand it will be in the game on screen, not the camera's own count.
-  const n = state.game ? state.game.hands.length + 1 : (pending ? pending.number : hand.hand);
+  const held = hand.held || [];
+  const n = state.game ? state.game.hands.length + 1 + held.length : (pending ? pending.number : hand.hand);
   let head;
   if (pending) head = t("camera.pending", { n });
   else if (hand.phase === "in_play") head = t("camera.hand_live", { n });
@@ -175,11 +176,7 @@ export function liveHand(hand) {
   const flags = hand.flags.length ? el("div", { class: "flags", id: "camera-flags", role: "alert" },
     el("h4", {}, t("camera.flags")),
     flagList(hand.flags)) : null;
-  // A hand the cleared table put into the game while the camera still had doubts: ask for a look at the pad.
-  const doubt = hand.in_doubt && !pending ? el("div", { class: "flags", id: "camera-in-doubt", role: "alert" },
-    el("h4", {}, t("camera.in_doubt", { n: state.game ? state.game.hands.length : hand.in_doubt.number })),
-    flagList(hand.in_doubt.flags),
-    el("p", { class: "help" }, t("camera.in_doubt_help"))) : null;
+  const doubt = held.length ? heldBox(held) : null;
   let pendingBox = null;
   if (pending) {
     pendingBox = el("div", { class: "pending", id: "pending-hand" },
@@ -187,12 +184,13 @@ export function liveHand(hand) {
       pending.problem ? el("p", { class: "error" }, t("camera.problem", { message: pending.problem })) : null,
       pending.ask_extension ? el("p", { class: "warning", id: "ask-extension" }, t("camera.ask_extension", { side: pending.ask_extension })) : null,
       pending.corrected ? el("p", { class: "muted" }, t("camera.corrected")) : null,
-      el("p", { class: "help" }, t("camera.pending_help")),
-      el("div", { class: "buttons" },
+      held.length ? el("p", { class: "help", id: "pending-after-held" }, t("camera.pending_after_held", { n: heldNumber(held[0]) }))
+        : el("p", { class: "help" }, t("camera.pending_help")),
+      held.length ? null : el("div", { class: "buttons" },
         el("button", { type: "button", class: "primary big", id: "confirm-hand", onclick: confirmCameraHand }, t("camera.confirm")),
         el("button", { type: "button", class: "secondary", id: "correct-hand", onclick: () => correctCameraHand(pending.record, pending.number) }, t("camera.correct"))));
   }
-  const fix = !pending && hand.phase === "in_play" ? el("button", { type: "button", class: "secondary", id: "correct-live",
+  const fix = !pending && !held.length && hand.phase === "in_play" ? el("button", { type: "button", class: "secondary", id: "correct-live",
     onclick: () => correctCameraHand(liveRecord(hand), hand.hand) }, t("camera.correct_live")) : null;
   return el("div", { class: `live-hand${pending ? " is-pending" : ""}`, id: "live-hand", "data-phase": hand.phase },
     el("h3", { class: "live-title" }, head),
@@ -201,7 +199,36 @@ export function liveHand(hand) {
 }
 
 export function flagList(flags) {
-  return el("ul", {}, flags.map((f) => el("li", {}, f.side ? t("camera.flag", { side: f.side, message: f.message }) : f.message)));
+  return el("ul", { class: "flag-list" }, flags.map((f) => el("li", { class: "flag", "data-reason": f.reason },
+    f.picture ? el("img", { class: "flag-picture", src: f.picture, alt: t("camera.flag_picture", { frame: f.frame }),
+      width: 240, loading: "lazy" }) : null,
+    el("span", {}, f.side ? t("camera.flag", { side: f.side, message: f.message }) : f.message))));
+}
+
+// The hand a held hand will be in the game (the camera's own number without a game on screen).
+function heldNumber(h) {
+  return state.game ? state.game.hands.length + 1 : h.number;
+}
+
+// Hands the table was cleared after while the camera had a doubt: never in the game until a person looks.
+// The first one is shown with its flags and pictures, and confirmed or corrected in one tap.
+export function heldBox(held) {
+  const first = held[0];
+  const n = heldNumber(first);
+  const sides = first.record.sides.map((s) => {
+    const km = Object.entries(s.distance || {}).reduce((sum, [v, c]) => sum + Number(v) * c, 0);
+    const safeties = Object.entries(s.safeties || {}).map(([id, how]) => t(`cards.${id}`) + (how === "coup_fourre" ? " ⟂" : ""));
+    return el("li", {}, t("camera.held_side", { side: s.side, km: fmt(km) }) + (safeties.length ? ` · ${safeties.join(", ")}` : ""));
+  });
+  return el("div", { class: "flags held", id: "held-hand", role: "alert", "data-hand": first.number },
+    el("h4", {}, first.flags.length ? t("camera.held", { n }) : t("camera.held_in_line", { n })),
+    el("ul", { class: "held-record" }, sides),
+    first.flags.length ? flagList(first.flags) : null,
+    held.length > 1 ? el("p", { class: "muted" }, t("camera.held_more", { count: held.length - 1 })) : null,
+    el("p", { class: "help" }, t("camera.held_help")),
+    el("div", { class: "buttons" },
+      el("button", { type: "button", class: "primary", id: "confirm-held", onclick: confirmCameraHand }, t("camera.confirm")),
+      el("button", { type: "button", class: "secondary", id: "correct-held", onclick: () => correctCameraHand(first.record, n) }, t("camera.correct"))));
 }
 
 export function sideColour(name, fallback) {
@@ -215,7 +242,8 @@ export function liveRecord(hand) {
 }
 
 export async function confirmCameraHand() {
-  const n = state.liveHand && state.liveHand.pending && state.liveHand.pending.number;
+  const live = state.liveHand;
+  const n = live && live.held && live.held.length ? live.held[0].number : live && live.pending && live.pending.number;
   try {
     onLiveHand(await write("POST", "/api/camera/hand/confirm"));
     toast(t("camera.confirmed", { n }));
