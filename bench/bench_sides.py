@@ -7,7 +7,16 @@ then found from the table (`vision/table/found_sides.py`) and the census taken w
 with the true zones of the truth JSON. Found sides are paired with true sides by the cards they share.
 Prints: the stills whose number of sides was found right (of the sides with a card at least a quarter
 visible), the share of each side's cards (at least a quarter visible) inside its found zone, and the exact
-census per side with the found zones and with the true ones, by number of sides at the table.
+census per side with the found zones and with the true ones (and the gap in points of a hundred), by number
+of sides at the table.
+
+The sets it is run on (docs/measured.md, "Finding the sides"): the reading benches' photo-real stills
+(bench/render_reading_sets.sh: development `build/photos-dev-generic`, seed 9970, held-out split; test split
+`build/photos-test3-generic`, seed 61000) and those of bench/render_sides_sets.sh: `build/photos-test3-sides`
+(test split, seed 61200, only three- and four-side scenes: `borne data photos --test-split --seed 61200
+--start I --count 1` for I in 8 9 13 20 24 29 31 36 38 53 54 64 2 6 7 10 16 17 19 34) and the 2-D
+`build/scenes-sides-2d` (`borne data scenes --seed 62000 --count 120`). Every scene's camera is turned at
+random (yaw 0–360°).
 """
 
 from __future__ import annotations
@@ -99,7 +108,8 @@ def main() -> None:
         print(f"  {n} sides: {t['stills']} stills; number of sides right in {t['sides found right']}; "
               f"cards in their side's found zone {t['cards in their zone']} of {t['cards']} "
               f"({t['cards in their zone'] / max(t['cards'], 1):.3f}); exact census {t['exact, found zones']} of "
-              f"{t['sides']} sides with found zones, {t['exact, true zones']} with the true zones")
+              f"{t['sides']} sides with found zones, {t['exact, true zones']} with the true zones "
+              f"({100 * (t['exact, true zones'] - t['exact, found zones']) / max(t['sides'], 1):.1f} points apart)")
 
 
 if __name__ == "__main__":

@@ -86,3 +86,29 @@ def test_zones_stay_inside_the_picture():
     for zone in find_sides(seen, W, H).sides:
         assert zone.zone[:, 0].min() >= 0 and zone.zone[:, 0].max() <= W
         assert zone.zone[:, 1].min() >= 0 and zone.zone[:, 1].max() <= H
+
+
+@pytest.mark.parametrize("turn", [0.0, 40.0, 130.0, 250.0])
+def test_three_sides_round_a_square_table_each_with_a_hazard_across_at_its_row_end(turn):
+    seats = [90.0, 180.0, 270.0]  # the fourth seat is empty; a hazard across points at the next seat
+    seen, centres = table(seats, turn)
+    for k, seat in enumerate(seats):
+        a = np.radians(seat + turn)
+        out, across = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
+        end = MIDDLE + out * 170 - across * 130
+        seen.append(card(end, -out, Card.STOP, across=True))
+        centres[k].append(end)
+    layout = find_sides(seen, W, H)
+    assert len(layout.sides) == 3
+    for k in range(3):
+        holding = {layout.side_at(c) for c in centres[k]}
+        assert len(holding) == 1 and None not in holding
+
+
+def test_the_top_of_the_discard_pile_pointing_at_a_side_is_nobodys():
+    seen, centres = table([90.0, 270.0], 0.0)
+    discard = MIDDLE + np.array([80.0, 12.0])  # 1.25 card lengths from the draw pile, laid along South's cards
+    seen.append(card(discard, np.array([0.0, -1.0]), Card.DISTANCE_100))
+    layout = find_sides(seen, W, H)
+    assert layout.side_at(discard) is None
+    assert all(layout.side_at(c) is not None for cs in centres.values() for c in cs)

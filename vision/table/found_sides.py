@@ -6,8 +6,10 @@ table (the draw pile when one is seen, else the middle of the cards). Those dire
 direction per side — opposite for two sides, a third or a quarter of a turn apart for three or four —
 whatever the camera's turn, and however long a side's row of cards runs past the pile. Each gathering of
 at least :data:`MIN_SIDE_SHARE` of the cards is a side (at most four); its zone is the sector of the
-picture between the bisectors of its direction and its neighbours', leaving a disc around the draw pile
-to nobody (the discard pile lies there); its ``up`` points the other way, from its player to the middle.
+picture between the bisectors of its direction and its neighbours' (moved into the empty angle between
+two sides' cards where a row passes the bisector, as round a square table), starting a little nearer the
+middle than the side's nearest card (nearer lie the draw and discard piles, nobody's); its ``up`` points
+the other way, from its player to the middle. Cards beside the draw pile (the discard pile's) say nothing.
 Only distance cards are asked where enough are read: they are always laid along their side, where a
 battle pile, the safeties or a coup fourré may lie across it (where they place fewer than two sides, as a
 hand starts, every card is asked). Sides are named by where they sit in the picture (``North`` at the top, then
@@ -34,7 +36,7 @@ from numpy.typing import NDArray
 from vision.geometry import long_axis
 from vision.read.sighting import Sighting
 from vision.table.layout import SideZone, TableLayout
-from vision.table.own_cards import card_length, cards_of_their_own
+from vision.table.own_cards import card_length, cards_of_their_own, long_side
 
 MAX_SIDES = 4
 MIN_SIDE_SHARE = 0.12
@@ -47,14 +49,30 @@ REACH = 1.5
 """A side's zone reaches this many card lengths past its farthest card (cards laid later land further out)."""
 IN_FRONT_DEGREES = 40.0
 """A card lies in front of a seat when, seen from the middle, it is within this angle of it."""
+BESIDE = 1.0
+"""A card this near (in card lengths) a card pointing at a side found is in that side's row: it says nothing
+of a seat not found yet (the sides' areas lie a few centimetres apart)."""
 MIN_DISTANCE_CARDS = 3
 """With at least this many distance cards read, only they say where the players sit."""
 WHOLE_ASPECT = 0.5
 """A box at least this wide for its length is a whole card (56 / 87 = 0.64; a strip is flatter or wider)."""
 WHOLE_LENGTH = 0.85
 """... and at least this share of a card's length in the picture (a strip's long side is the card's width)."""
+NEIGHBOURHOOD = 2.0
+"""A card's length in the picture is taken among the boxes this many card lengths around it (a column's strips
+lie beside its whole card; the camera's tilt makes the far side's cards shorter)."""
 PILE_CLEARANCE = 1.15
-"""The disc around the draw pile left to nobody, in card lengths (the discard pile lies beside it)."""
+"""Cards within this many card lengths of the draw pile do not say where anyone sits: most of the discard
+pile lies as near (a side's cards lie further out but for one in a few dozen)."""
+DISCARD_REACH = 1.45
+"""Cards within this many card lengths of the draw pile may be the discard pile's (it lies up to 1.4 away on
+the rendered tables): one counts for a side only in that side's row (:data:`ROW_STEP`)."""
+ROW_MARGIN = 0.35
+"""A side's zone starts this many card lengths nearer the middle than its nearest card (the discard pile lies
+at least 0.7 card lengths nearer, measured along the side's direction on the rendered tables)."""
+ROW_STEP = 0.4
+"""A card beside the piles is in a side's row when it lies at most this many card lengths nearer the middle
+than the side's other cards (the discard pile lies further in)."""
 COMPASS = {"North": -90.0, "East": 0.0, "South": 90.0, "West": 180.0}
 """Seat names by the direction from the middle of the picture (degrees, y down), clockwise from North."""
 
@@ -72,42 +90,79 @@ def sides_placed(sightings: Sequence[Sighting], width: int, height: int) -> Tabl
     piles = [s.centre for s in own if not s.face_up]
     if not face_up:
         return None
+    length = card_length(face_up) or 0.0
     centres = np.array([s.centre for s in face_up])
     middle = np.median(np.array(piles), axis=0) if piles else _middle_of(centres)
+    # the discard pile lies beside the draw pile, its cards turned any way: they say nobody's seat
+    from_pile = np.array([min((float(np.linalg.norm(c - p)) for p in piles), default=np.inf) for c in centres]) / max(length, 1e-9)
+    by_pile = from_pile < DISCARD_REACH
     # distance cards are never laid across (battle piles and safeties may be): where enough are read, they
-    # say; a column's strip is boxed across its card, so its short side is the one along the card
-    length = card_length(face_up) or 0.0
-    distance = [k for k, s in enumerate(face_up) if s.card is not None and s.card.is_distance]
-    pointers = distance if len(distance) >= MIN_DISTANCE_CARDS else list(range(len(face_up)))
-    axes = [along_card(face_up[k].corners, length) for k in pointers]
-    seats = _seat_directions(axes, centres[pointers], middle)
-    if len(seats) < 2 and len(pointers) < len(face_up):  # a side's first distance card, alone: all cards say
-        pointers = list(range(len(face_up)))
-        seats = _seat_directions([along_card(s.corners, length) for s in face_up], centres, middle)
+    # say; a column's strip is boxed across its card, so its short side is the one along the card (a card's
+    # length is taken among its neighbours: the camera's tilt makes near cards longer than far ones)
+    lengths = _local_lengths(face_up, length)
+    along = [along_card(s.corners, n) for s, n in zip(face_up, lengths, strict=True)]
+    pointing = np.array(_pointing(along, centres, middle))
+    asked = from_pile >= PILE_CLEARANCE
+    saying = np.array([(card := s.card) is not None and card.is_distance for s in face_up], dtype=bool)
+    if (saying & asked).sum() < MIN_DISTANCE_CARDS:
+        saying[:] = True
+    seats = _seat_directions(list(pointing[saying & asked]))
+    if len(seats) < 2 and not saying.all():  # a side's first distance card, alone: all cards say
+        saying[:] = True
+        seats = _seat_directions(list(pointing[asked]))
     placed = np.degrees(np.arctan2(centres[:, 1] - middle[1], centres[:, 0] - middle[0]))
-    seats = _completed(seats, [along_card(s.corners, length) for s in face_up], centres, middle, placed)
+    seats = _completed(seats, pointing[asked], placed[asked], _beside_a_side(seats, centres, pointing, length)[asked])
     if not seats:
         return None
-    inner = PILE_CLEARANCE * length if piles else 0.0
-    order = np.argsort(seats)
-    seats = [seats[k] for k in order]
+    seats = sorted(seats)
     names = _names(seats)
+    outs = [np.array([np.cos(np.radians(seat)), np.sin(np.radians(seat))]) for seat in seats]
+    members = [_members(seat, (centres - middle) @ out, pointing, saying & ~by_pile, length) for seat, out in zip(seats, outs, strict=True)]
+    bounds = _boundaries(seats, members, placed)
     zones = []
-    for k, seat in enumerate(seats):
-        if len(seats) == 1:
-            start, end = seat - 180.0, seat + 180.0
-        else:
-            before, after = seats[k - 1], seats[(k + 1) % len(seats)]
-            start = seat - ((seat - before) % 360) / 2
-            end = seat + ((after - seat) % 360) / 2
-        up = -np.array([np.cos(np.radians(seat)), np.sin(np.radians(seat))])
-        up = np.round(up, 6) + 0.0  # no negative zeros in the JSON
+    for k, (seat, out) in enumerate(zip(seats, outs, strict=True)):
+        start, end = (bounds[k - 1], bounds[k]) if len(seats) > 1 else (seat - 180.0, seat + 180.0)
+        up = np.round(-out, 6) + 0.0  # no negative zeros in the JSON
         # out to a little past the side's farthest card: a box further out is no card of that side's
-        mine = np.array([_apart(d, (start + end) / 2) <= (end - start) / 2 for d in placed])
+        mine = np.array([(d - start) % 360 <= (end - start) % 360 for d in placed], dtype=bool)
         outer = float(np.linalg.norm(centres[mine] - middle, axis=1).max()) + REACH * length if mine.any() else 4.0 * (width + height)
-        polygon = _sector(middle, start, end, inner, outer, width, height)
+        polygon = _sector(middle, start, end, outer, width, height)
+        if piles:  # the side's cards start a little nearer the middle than its nearest card; nearer lie the piles
+            depth = (centres - middle) @ out
+            row = float(depth[members[k]].min()) if members[k].any() else PILE_CLEARANCE * length
+            polygon = _clip(polygon, out, -float(out @ middle) - (row - ROW_MARGIN * length))
         zones.append(SideZone(names[k], polygon, (float(up[0]), float(up[1]))))
     return TableLayout(sides=tuple(sorted(zones, key=lambda z: list(COMPASS).index(z.side))))
+
+
+def _members(seat: float, depth: NDArray[np.float64], pointing: NDArray[np.float64], sure: NDArray[np.bool_],
+             length: float) -> NDArray[np.bool_]:
+    """The cards of the side seated at ``seat``: those pointing at it in its row, at most :data:`ROW_STEP` card
+    lengths nearer the middle than the nearest of its ``sure`` cards (distance cards away from the piles): a
+    card further in may be the discard pile's, or a neighbour's safety laid across."""
+    pointed = np.array([_apart(d, seat) <= SPREAD_DEGREES for d in pointing], dtype=bool)
+    if not (pointed & sure).any():
+        return pointed & sure
+    out: NDArray[np.bool_] = pointed & (depth >= depth[pointed & sure].min() - ROW_STEP * length)
+    return out
+
+
+def _boundaries(seats: list[float], members: list[NDArray[np.bool_]], placed: NDArray[np.float64]) -> list[float]:
+    """The direction (from the middle) between each seat and the next clockwise: the bisector, unless the
+    cards of one side pass it (a row shifted to its player's left round a square table), then the middle of
+    the empty angle between the two sides' cards."""
+    out = []
+    for k, seat in enumerate(seats):
+        after = seats[(k + 1) % len(seats)]
+        span = (after - seat) % 360 or 360.0
+        offset = (placed - seat) % 360
+        between = offset < span
+        mine, theirs = between & members[k], between & members[(k + 1) % len(seats)]
+        last = float(offset[mine].max()) if mine.any() else 0.0
+        first = float(offset[theirs].min()) if theirs.any() else span
+        middle = span / 2 if last <= span / 2 <= first or last >= first else (last + first) / 2
+        out.append((seat + middle) % 360)
+    return out
 
 
 def _whole(corners: NDArray[np.float64], card_length: float) -> bool:
@@ -115,6 +170,15 @@ def _whole(corners: NDArray[np.float64], card_length: float) -> bool:
     sides = np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1)
     short, long = sorted(((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2))
     return bool(long > 0 and short / long >= WHOLE_ASPECT and long >= WHOLE_LENGTH * card_length)
+
+
+def _local_lengths(face_up: Sequence[Sighting], length: float) -> list[float]:
+    """Each box's card length where it lies: the longest box side among the boxes within
+    :data:`NEIGHBOURHOOD` card lengths of it."""
+    centres = np.array([s.centre for s in face_up])
+    longs = np.array([long_side(s) for s in face_up])
+    near = np.linalg.norm(centres[:, None] - centres[None, :], axis=2) <= NEIGHBOURHOOD * length
+    return [float(longs[row].max()) for row in near]
 
 
 def _middle_of(centres: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -129,11 +193,9 @@ def along_card(corners: NDArray[np.float64], length: float) -> NDArray[np.float6
     return axis if _whole(corners, length) else np.array([-axis[1], axis[0]])
 
 
-def _seat_directions(axes: list[NDArray[np.float64]], centres: NDArray[np.float64],
-                     middle: NDArray[np.float64]) -> list[float]:
-    """Where the players sit, seen from the middle (degrees, y down): each card's axis, turned to point away
-    from the middle, then gathered — the densest direction first, its cards taken out, and again."""
-    pointing = _pointing(axes, centres, middle)
+def _seat_directions(pointing: list[float]) -> list[float]:
+    """Where the players sit, seen from the middle (degrees, y down), from the cards' directions turned away
+    from the middle: gathered, the densest direction first, its cards taken out, and again."""
     left = np.array(pointing)
     seats: list[float] = []
     least = max(2, int(np.ceil(MIN_SIDE_SHARE * len(pointing))))
@@ -149,15 +211,15 @@ def _seat_directions(axes: list[NDArray[np.float64]], centres: NDArray[np.float6
     return seats
 
 
-def _completed(seats: list[float], axes: list[NDArray[np.float64]], centres: NDArray[np.float64],
-               middle: NDArray[np.float64], placed: NDArray[np.float64]) -> list[float]:
+def _completed(seats: list[float], pointing: NDArray[np.float64], placed: NDArray[np.float64],
+               beside: NDArray[np.bool_]) -> list[float]:
     """The seats found, with those of sides that have laid a card or two: where two seats found sit a quarter
     or a third of a turn apart, a side seated where that pattern puts one is there when any card lies in
-    front of that seat, pointing at it."""
+    front of that seat, pointing at it, and not ``beside`` a side found (a hazard laid across at the end of
+    a row points at the next seat round a square table)."""
     if not seats:
         return seats
     out = list(seats)
-    pointing = _pointing(axes, centres, middle)
     for step in (90.0, 120.0):
         # only a table whose seats found already show the pattern (two seats a quarter or a third apart):
         # two sides face to face are not half of a square table
@@ -169,9 +231,19 @@ def _completed(seats: list[float], axes: list[NDArray[np.float64]], centres: NDA
                 if len(out) >= MAX_SIDES or min(_apart(candidate, o) for o in out) < 60:
                     continue
                 there = (np.array([_apart(candidate, d) for d in pointing]) <= SPREAD_DEGREES) & (
-                    np.array([_apart(candidate, d) for d in placed]) <= IN_FRONT_DEGREES)
+                    np.array([_apart(candidate, d) for d in placed]) <= IN_FRONT_DEGREES) & ~beside
                 if there.any():
                     out.append(float(candidate))
+    return out
+
+
+def _beside_a_side(seats: list[float], centres: NDArray[np.float64], pointing: NDArray[np.float64],
+                   length: float) -> NDArray[np.bool_]:
+    """Which cards lie within :data:`BESIDE` card lengths of another card pointing at a seat found."""
+    pointed = np.array([any(_apart(d, seat) <= SPREAD_DEGREES for seat in seats) for d in pointing], dtype=bool)
+    near = np.linalg.norm(centres[:, None] - centres[None, :], axis=2) <= BESIDE * length
+    np.fill_diagonal(near, False)
+    out: NDArray[np.bool_] = (near & pointed[None, :]).any(axis=1)
     return out
 
 
@@ -200,47 +272,40 @@ def _names(directions: list[float]) -> list[str]:
     return list(best[1])
 
 
-def _sector(middle: NDArray[np.float64], start: float, end: float, inner: float, outer: float, width: int,
+def _sector(middle: NDArray[np.float64], start: float, end: float, outer: float, width: int,
             height: int) -> NDArray[np.float64]:
     """The part of the picture seen from the middle between two directions (degrees, clockwise on screen
-    from ``start`` to ``end``), from ``inner`` to ``outer`` pixels from the middle."""
+    from ``start`` to ``end``), out to ``outer`` pixels from the middle."""
     span = (end - start) % 360 or 360.0
-
-    def rays(step: float) -> NDArray[np.float64]:
-        angles = np.radians(start + np.linspace(0, span, max(2, int(np.ceil(span / step)) + 1)))
-        return np.stack([np.cos(angles), np.sin(angles)], axis=1)
-
-    far = middle + rays(5.0) * outer
-    near = middle + rays(20.0)[::-1] * inner if inner > 0 else middle[None, :]
-    return _clip_to_frame(np.vstack([far, near]), width, height)
+    angles = np.radians(start + np.linspace(0, span, max(2, int(np.ceil(span / 5.0)) + 1)))
+    far = middle + np.stack([np.cos(angles), np.sin(angles)], axis=1) * outer
+    polygon = np.vstack([far, middle[None, :]])
+    for normal, offset in (((1.0, 0.0), 0.0), ((-1.0, 0.0), float(width)), ((0.0, 1.0), 0.0), ((0.0, -1.0), float(height))):
+        polygon = _clip(polygon, np.array(normal), offset)
+    return polygon
 
 
-def _clip_to_frame(polygon: NDArray[np.float64], width: int, height: int) -> NDArray[np.float64]:
-    """Sutherland–Hodgman: the polygon cut to the picture's rectangle."""
-    edges = ((0, 1, 0.0), (0, -1, float(width)), (1, 1, 0.0), (1, -1, float(height)))  # keep sign * p[axis] + offset ≥ 0
+def _clip(polygon: NDArray[np.float64], normal: NDArray[np.float64], offset: float) -> NDArray[np.float64]:
+    """Sutherland–Hodgman: the part of the polygon where ``normal · p + offset ≥ 0``."""
     points = [np.asarray(p, dtype=np.float64) for p in polygon]
-    for axis, sign, offset in edges:
-        if not points:
-            break
 
-        def inside(p: NDArray[np.float64], axis: int = axis, sign: int = sign, offset: float = offset) -> bool:
-            return sign * p[axis] + offset >= 0
+    def inside(p: NDArray[np.float64]) -> bool:
+        return float(normal @ p) + offset >= 0
 
-        out = []
-        for i, p in enumerate(points):
-            q = points[i - 1]
-            if inside(p):
-                if not inside(q):
-                    out.append(_crossing(q, p, axis, -offset * sign))
-                out.append(p)
-            elif inside(q):
-                out.append(_crossing(q, p, axis, -offset * sign))
-        points = out
-    clipped = np.round(np.array(points, dtype=np.float64), 2)
+    out = []
+    for i, p in enumerate(points):
+        q = points[i - 1]
+        if inside(p):
+            if not inside(q):
+                out.append(_crossing(q, p, normal, offset))
+            out.append(p)
+        elif inside(q):
+            out.append(_crossing(q, p, normal, offset))
+    clipped = np.round(np.array(out, dtype=np.float64).reshape(-1, 2), 2)
     return np.asarray(clipped + 0.0, dtype=np.float64)
 
 
-def _crossing(a: NDArray[np.float64], b: NDArray[np.float64], axis: int, at: float) -> NDArray[np.float64]:
-    t = (at - a[axis]) / (b[axis] - a[axis])
+def _crossing(a: NDArray[np.float64], b: NDArray[np.float64], normal: NDArray[np.float64], offset: float) -> NDArray[np.float64]:
+    t = -(float(normal @ a) + offset) / float(normal @ (b - a))
     out: NDArray[np.float64] = a + t * (b - a)
     return out
