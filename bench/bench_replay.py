@@ -299,9 +299,12 @@ def main() -> int:
         row = {"seed": seeds[h], "frames": pipeline.frames, **compare(out, folder),
                "frames_per_s": round(pipeline.frames / seconds, 2) if seconds else None, "peak_mb": round(peak_rss_mb())}
         rows.append(row)
-        mark = "exact" if row["exact"] else ("WRONG, flagged" if row["flagged"] else "WRONG, silent")
+        mark = ("exact" + (", flagged" if row["flagged"] else "")) if row["exact"] else (
+            "WRONG, flagged" if row["flagged"] else "WRONG, silent")
+        reasons = ", ".join(f["reason"] for f in out["flags"])
         print(f"hand {h} (seed {seeds[h]}): {pipeline.frames} frames, {row['plays']} scored plays, {mark}, "
-              f"{row['phantoms']} phantom, {row['late']} late, {row['missed']} missed", file=sys.stderr)
+              f"{row['phantoms']} phantom, {row['late']} late, {row['missed']} missed"
+              + (f"; flags: {reasons}" if reasons else ""), file=sys.stderr)
     n = len(rows)
     delays = [d for r in rows for d in r["delays"]]
     fps = frames / busy if busy else 0.0
@@ -318,7 +321,8 @@ def main() -> int:
               f"{args.width}×{args.height}, {args.sides} sides, {mode}")
     print(f"  exact hand record: {sum(r['exact'] for r in rows)}/{n} ({sum(r['exact'] for r in rows) / n:.0%}); "
           f"facts right (distance, safeties): {sum(r['facts'] for r in rows)}/{n}; "
-          f"wrong and silent (no flag): {sum(1 for r in rows if not r['exact'] and not r['flagged'])}")
+          f"wrong and silent (no flag): {sum(1 for r in rows if not r['exact'] and not r['flagged'])}; "
+          f"exact but flagged (a right hand a person is asked to look at): {sum(1 for r in rows if r['exact'] and r['flagged'])}")
     print(f"  phantom events: {sum(r['phantoms'] for r in rows) / n:.2f} per hand "
           f"(hands with any: {sum(1 for r in rows if r['phantoms'])}/{n}); "
           f"late plays: {sum(r['late'] for r in rows)}; "
