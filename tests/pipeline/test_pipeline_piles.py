@@ -117,3 +117,21 @@ def test_the_piles_and_the_plays_still_to_check_survive_a_restart():
     state = s.show(pile("North", Card.STOP), card("North", Card.DISTANCE_25, 100), times=10)
     assert [f.reason for f in state.flags] == [FlagReason.STOPPED]
     assert HandLifecycle  # the lifecycle keeps its tracker's snapshot the same way
+
+
+def test_the_last_play_of_a_hand_is_checked_when_the_hand_ends_not_a_few_frames_on():
+    from scoring.cards import Card as C
+    from vision.table.observations import FrameObservations, Observation
+    from vision.track.lifecycle import LifecycleSettings
+
+    life = HandLifecycle(("North", "South"), 1000, LifecycleSettings())
+    up = (("North", (0.0, 1.0)), ("South", (0.0, -1.0)))
+    trip = [Observation("South", C.DISTANCE_200, False, (100.0, 500.0 + 25 * k), 0.9) for k in range(2)]
+    trip += [Observation("South", C.DISTANCE_100, False, (200.0, 500.0 + 25 * k), 0.9) for k in range(6)]
+    battle = Observation("South", C.ROLL, False, (PILE_X, 500.0), 0.9)
+    stop = Observation("South", C.STOP, False, (PILE_X, 500.0), 0.9)
+    frames = [(battle, *trip[:7])] * 10 + [(stop, *trip[:7])] * 10 + [(stop, *trip)] * 3
+    for i, cards in enumerate(frames):
+        life.update(FrameObservations(i, i / 10, cards, True, 87.0, up))
+    assert life.pending is not None  # the trip completed with the last 100, laid on a Stop
+    assert [f.reason for f in life.pending.flags] == [FlagReason.STOPPED]

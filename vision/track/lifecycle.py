@@ -290,10 +290,10 @@ class HandLifecycle:
 
     def _finish_at(self, frame_index: int, how: Termination, out: list[LifecycleEvent]) -> None:
         assert self.tracker is not None
-        state = self.tracker.state()
+        state = self.tracker.settle_checks()
         if how in (Termination.TABLE_CLEARED, Termination.SOURCE_ENDED):
             state = self.tracker.flag_unfinished()
-            self._report_at(frame_index, state, out)
+        self._report_at(frame_index, state, out)
         record = state.record(draw_pile_empty_at_finish=not state.draw_pile)
         self.pending = PendingHand(self.hand_number, record, how, state.events, flags=state.flags)
         self.phase = Phase.FINISHED

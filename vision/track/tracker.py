@@ -99,11 +99,8 @@ class HandTracker:
     # -- snapshots (restart safety) ---------------------------------------------------------
 
     def to_state(self) -> dict[str, Any]:
-        """The counted hand as a JSON document (:meth:`from_state` reads it back after a restart).
-
-        Card positions are kept, so that the cards seen again after a restart are matched to the
-        cards already counted instead of being counted twice.
-        """
+        """The counted hand as a JSON document (:meth:`from_state` reads it back after a restart), card places
+        kept: the cards seen again after a restart are matched to the cards counted, not counted twice."""
         return {
             "sides": list(self.side_names), "goal": self.goal, "extension_called_by": self.extension_called_by,
             "reached_700_at": list(self.reached_700_at) if self.reached_700_at is not None else None,
@@ -121,19 +118,16 @@ class HandTracker:
     def from_state(cls, d: dict[str, Any], settings: ReconcileSettings) -> HandTracker:
         t = cls(tuple(d["sides"]), goal=int(d["goal"]), settings=settings)
         t.extension_called_by = d["extension_called_by"]
-        r = d["reached_700_at"]
-        t.reached_700_at = (str(r[0]), int(r[1])) if r is not None else None
+        t.reached_700_at = (str(d["reached_700_at"][0]), int(d["reached_700_at"][1])) if d["reached_700_at"] else None
         t._slots = [Slot.from_state(s) for s in d["slots"]]
         t._events = [PlayEvent.from_state(e) for e in d["events"]]
         t._flags = [Flag.from_state(f) for f in d["flags"]]
         t._piles = TablePiles.from_state(t.side_names, d.get("piles"))
         t._to_check = [(PlayEvent.from_state(c["play"]), (float(c["where"][0]), float(c["where"][1]))
                         if c["where"] is not None else None) for c in d.get("to_check", ())]
-        t._card_length = d["card_length"]
+        t._card_length, t._pile_seen = d["card_length"], bool(d["pile_seen"])
         t._ups = {k: (float(v[0]), float(v[1])) if v is not None else None for k, v in d["ups"].items()}
-        t._pile_seen = bool(d["pile_seen"])
-        t.frames = int(d["frames"])
-        t.last_play_time = d["last_play_time"]
+        t.frames, t.last_play_time = int(d["frames"]), d["last_play_time"]
         return t
 
     # -- feeding ----------------------------------------------------------------------
@@ -255,7 +249,12 @@ class HandTracker:
                 if steady and len(c.hits) >= self.settings.minimum_frames_at_end:
                     self._decide(c, last)
             self._candidates.clear()
-            self._check_on_piles(last, last.index)
+        return self.settle_checks()
+
+    def settle_checks(self) -> HandState:
+        """The hand is over: every counted play is held to its side's piles now (not a few frames on)."""
+        if self.last_frame is not None:
+            self._check_on_piles(self.last_frame, self.last_frame.index)
         return self.state()
 
     def flag_unfinished(self) -> HandState:
