@@ -1,6 +1,6 @@
 """The club's hub (``borne club``): every table's games from the broker into PostgreSQL, one board over HTTP.
 
->>> HubSettings(db_url="postgresql://127.0.0.1/club", mqtt_url="mqtt://hub:pw@127.0.0.1/friday", token="t").port
+>>> HubSettings(db_url="postgresql://127.0.0.1/club", mqtt_url="mqtt://hub:pw@127.0.0.1/friday", token="organiser").port
 8100
 """
 

@@ -212,7 +212,7 @@ def test_the_camera_documents_table_arrives_by_migration_and_old_files_open(tmp_
     con.commit()
     con.close()
     with GameStore(path) as store:
-        assert store.schema_version == SCHEMA_VERSION == 3  # 3: the requests of Idempotency-Key
+        assert store.schema_version == SCHEMA_VERSION == 4  # 3: the requests of Idempotency-Key; 4: the club's outbox
         assert store.game_ids() == [1]
         assert store.load_camera_document(name="live_hand") is None
         store.save_camera_document(name="live_hand", document={"hand": 3, "sides": ["A", "B"]})
