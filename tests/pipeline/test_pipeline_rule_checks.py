@@ -123,3 +123,41 @@ def test_the_checks_together_name_the_first_rule_broken():
 def test_every_rule_set_has_its_rules_of_play():
     assert set(PLAY_RULES) == set(RULE_SETS)
     assert all(r.speed_limit_km == 50 for r in PLAY_RULES.values())
+
+
+def _checked_plays(seed: int, sides: int) -> list[tuple[TablePlay, object]]:
+    """Every distance card and coup fourré of a simulated legal hand, each with what the checks say of it, the
+    piles told as the camera would see them (a card comes on top of a pile as it is laid or shows again)."""
+    from datasets.simulator import Pile, simulate_hand
+
+    hand = simulate_hand(seed, sides)
+    names = [s.side for s in hand.initial.sides]
+    battle: dict[str, list[PileCard]] = {n: [] for n in names}
+    speed: dict[str, list[PileCard]] = {n: [] for n in names}
+    safeties: dict[str, list[PileCard]] = {n: [] for n in names}
+    counted: list[TablePlay] = []
+    out: list[tuple[TablePlay, object]] = []
+    for i, (play, table) in enumerate(zip(hand.plays, hand.tables)):
+        frame = 10 * (i + 1)
+        for side in table.sides:
+            for pile, seen in ((side.battle, battle[side.side]), (side.speed, speed[side.side])):
+                if pile and (not seen or seen[-1].card is not pile[-1]):
+                    seen.append(PileCard(frame, pile[-1]))
+        if play.pile not in (Pile.DISTANCE, Pile.SAFETIES) or play.onto is None:
+            continue
+        laid = TablePlay(play.onto, play.card, play.sideways, frame)
+        if play.pile is Pile.SAFETIES:
+            safeties[play.onto].append(PileCard(frame, play.card))
+        piles_now = SidePiles(tuple(battle[laid.side]), tuple(speed[laid.side]), tuple(safeties[laid.side]))
+        out.append((laid, check_play_on_piles(laid, piles_now, PlayRules(), counted)))
+        counted.append(laid)
+    return out
+
+
+@pytest.mark.parametrize("sides", [2, 3, 4])
+def test_no_play_of_a_legal_hand_breaks_a_rule_of_play(sides):
+    """The simulator plays by the Parker Brothers rules: over many hands, not one of its plays is flagged."""
+    plays = [c for seed in range(60) for c in _checked_plays(seed, sides)]
+    coups_fourres = [p for p, _ in plays if p.sideways]
+    assert len(plays) > 500 and coups_fourres  # the hands exercise the checks
+    assert [(p, breach) for p, breach in plays if breach is not None] == []

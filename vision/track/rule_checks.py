@@ -140,8 +140,8 @@ def check_coup_fourre(play: TablePlay, piles: SidePiles, table: Sequence[TablePl
 
     The attack is the last hazard that came on top of the side's battle or speed pile before the safety, one
     the safety protects against. Between the two, no other counted card (``table``: every side's) landed and
-    nothing came on the pile but the card under the attack showing again as the attack was taken away, within
-    :data:`ATTACK_TAKEN_AWAY_FRAMES` of the safety.
+    nothing came on the side's piles but a card under an attack the safety cancels showing again as that attack
+    was taken away, within :data:`ATTACK_TAKEN_AWAY_FRAMES` of the safety.
     """
     if not (play.card.is_safety and play.sideways):
         return None
@@ -154,8 +154,10 @@ def check_coup_fourre(play: TablePlay, piles: SidePiles, table: Sequence[TablePl
         return RuleBreach(Breach.UNPROVOKED_COUP_FOURRE, play,
                           f"{play.side} laid {play.card.title} sideways at frame {play.frame} after {seen}: "
                           "is it a coup fourré?")
+    # the safety takes away every attack it protects against (Right of Way: a Stop and a Speed Limit alike)
+    shown_again = {under, *(u for p, u in attacks if p.card in SAFETY_PROTECTS[play.card])}
     since = [p for p, _ in laid if p.frame > attack.frame
-             and (p.card is not under or play.frame - p.frame > ATTACK_TAKEN_AWAY_FRAMES)]
+             and (p.card not in shown_again or play.frame - p.frame > ATTACK_TAKEN_AWAY_FRAMES)]
     between = [p for p in table if attack.frame < p.frame < play.frame and p != play]
     if since or between:
         other = (f"a {since[0].card.title} came on its pile at frame {since[0].frame}" if since
