@@ -5,14 +5,12 @@ value before anything is written, and committed whole or not at all, so a game s
 program being killed at any moment. ``PRAGMA user_version`` holds the schema version; opening an
 older file migrates it.
 
-Over 400 lines on purpose: :class:`GameStore` is the one owner of the SQL schema and its migrations,
+Over 500 lines on purpose: :class:`GameStore` is the one owner of the SQL schema and its migrations,
 and every query beside it reads the same tables; split, the schema would be spelt in several places.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import os
 import sqlite3
@@ -27,8 +25,10 @@ from typing import Any
 
 from scoring.errors import GameNotFoundError, NothingToUndoError, StaleRevisionError
 from scoring.game import Game, GameSetup
+from scoring.game_export import csv_text, game_csv, game_document
 from scoring.hand import HandRecord
-from scoring.score import ITEM_NAMES
+
+__all__ = ["Change", "GameStore", "OutboxEntry", "StoredGame", "csv_text", "default_db_path", "game_document"]
 
 SCHEMA_VERSION = 4
 
@@ -535,71 +535,8 @@ class GameStore:
         return document
 
     def export_csv(self, game_id: int, *, headings: Mapping[str, str] | None = None) -> str:
-        """One row per hand and side: the facts' km, each line item, the hand total and the running total.
-
-        The first row names the columns by id (``hand``, ``side``, ``km``, the items, ``hand_total``,
-        ``running_total``), or by ``headings[id]`` where given (a language's words).
-        """
-        stored = self.load(game_id)
-        game = stored.game
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        columns = ["hand", "side", "km", *ITEM_NAMES, "hand_total", "running_total"]
-        writer.writerow([(headings or {}).get(c, c) for c in columns])
-        for number, (hand, score, totals) in enumerate(
-            zip(game.hands, game.scores(), game.totals_after_each_hand()), start=1
-        ):
-            for side in score.sides:
-                items = side.items.to_json()
-                writer.writerow(
-                    [number, csv_text(side.side), hand.side(side.side).km, *(items[n] for n in ITEM_NAMES),
-                     side.total, totals[side.side]]
-                )
-        return out.getvalue()
-
-
-CSV_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-"""A spreadsheet reads a cell starting with one of these as a formula (``=HYPERLINK(...)``)."""
-
-
-def csv_text(text: str) -> str:
-    """A name as a CSV cell that a spreadsheet shows as text, never runs as a formula (OWASP's advice).
-
-    >>> csv_text("=HYPERLINK(1)"), csv_text("@SUM(A1)"), csv_text("Ana & Cleo")
-    ("'=HYPERLINK(1)", "'@SUM(A1)", 'Ana & Cleo')
-    """
-    return "'" + text if text.startswith(CSV_FORMULA_STARTS) else text
-
-
-def game_document(stored: StoredGame) -> dict[str, Any]:
-    """The JSON form of a stored game served by ``GET /api/games/{id}`` and exported by ``export_json``."""
-    game = stored.game
-    outcome = game.outcome()
-    hands = []
-    for number, (record, score, totals) in enumerate(
-        zip(game.hands, game.scores(), game.totals_after_each_hand()), start=1
-    ):
-        hands.append(
-            {
-                "number": number,
-                "record": record.to_json(),
-                "score": score.to_json(),
-                "points": game.hand_points(score),
-                "totals": totals,
-            }
-        )
-    setup = game.setup.to_json()
-    return {
-        "id": stored.id,
-        "revision": stored.revision,
-        "created_at": stored.created_at,
-        **setup,
-        "counting": game.setup.rules.counting.value,
-        "hands": hands,
-        "totals": game.totals(),
-        "winner": outcome.winner,
-        "finished_after_hand": outcome.finished_after_hand,
-    }
+        """One row per hand and side (:func:`scoring.game_export.game_csv`)."""
+        return game_csv(self.load(game_id).game, headings=headings)
 
 
 def _trusted_record(data: dict[str, Any]) -> HandRecord:

@@ -30,7 +30,7 @@ from typing import Any
 import psycopg
 from psycopg.types.json import Jsonb
 
-from scoring.club.documents import game_csv, read_document
+from scoring.club.documents import read_document
 from scoring.club.errors import (
     BadEventError,
     ClubDatabaseError,
@@ -59,8 +59,9 @@ from scoring.club.results import LatestHand, Round, Standing, TableSummary, Tour
 from scoring.club.seating import check_seating
 from scoring.errors import NothingToUndoError
 from scoring.game import Game, GameSetup
+from scoring.game_export import game_csv, game_document
 from scoring.hand import HandRecord
-from scoring.storage import Change, StoredGame, game_document
+from scoring.storage import Change, StoredGame
 
 __all__ = ["BadEventError", "ClubDatabaseError", "ClubStore", "ForeignOriginError", "TableNotFoundError",
            "TournamentNotFoundError"]

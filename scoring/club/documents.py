@@ -7,17 +7,11 @@ table's store.
 
 from __future__ import annotations
 
-import csv
-import io
-from collections.abc import Mapping
-
 from scoring.club.errors import BadEventError
 from scoring.club.events import TableEvent
 from scoring.errors import BorneError
 from scoring.game import Game, GameSetup
 from scoring.hand import HandRecord, parse_side_name
-from scoring.score import ITEM_NAMES
-from scoring.storage import csv_text
 
 SETUP_FIELDS = ("name", "sides", "rules", "target", "goal", "extension")
 """The fields of a game document (:func:`scoring.storage.game_document`) that hold its set-up."""
@@ -58,21 +52,6 @@ def read_document(event: TableEvent) -> tuple[GameSetup, Game]:
         except (BorneError, KeyError, TypeError) as error:
             raise BadEventError(f"{where}: hand {number}: {_reason(error)}") from error
     return setup, game
-
-
-def game_csv(game: Game, *, headings: Mapping[str, str] | None = None) -> str:
-    """The rows of :meth:`scoring.storage.GameStore.export_csv` for ``game``."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    columns = ["hand", "side", "km", *ITEM_NAMES, "hand_total", "running_total"]
-    writer.writerow([(headings or {}).get(c, c) for c in columns])
-    for number, (hand, score, totals) in enumerate(zip(game.hands, game.scores(), game.totals_after_each_hand()),
-                                                   start=1):
-        for side in score.sides:
-            items = side.items.to_json()
-            writer.writerow([number, csv_text(side.side), hand.side(side.side).km, *(items[n] for n in ITEM_NAMES),
-                             side.total, totals[side.side]])
-    return out.getvalue()
 
 
 def _reason(error: BaseException) -> str:
