@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
@@ -69,14 +70,25 @@ def play(store: GameStore, hands: int) -> int:
     return game.id
 
 
-def test_every_change_reaches_the_hub_once_and_leaves_the_outbox(broker: Broker, tmp_path: Path) -> None:
+@contextmanager
+def table_and_hub(broker: Broker, tmp_path: Path, name: str) -> Iterator[tuple[Board, GameStore, TablePublisher]]:
+    """A hub (its store the :class:`Board`) and table ``name`` (its own SQLite file), both joined to ``broker``."""
     board = Board()
     hub = ClubListener(board, BrokerAddress.parse(broker.url("hub")))
     hub.start()
-    store = GameStore(tmp_path / "t1.sqlite3", club_outbox=True)
-    table = TablePublisher(store, BrokerAddress.parse(broker.url("t1")), "t1")
+    store = GameStore(tmp_path / f"{name}.sqlite3", club_outbox=True)
+    table = TablePublisher(store, BrokerAddress.parse(broker.url(name)), name)
     table.start()
     try:
+        yield board, store, table
+    finally:
+        table.stop()
+        hub.stop()
+        store.close()
+
+
+def test_every_change_reaches_the_hub_once_and_leaves_the_outbox(broker: Broker, tmp_path: Path) -> None:
+    with table_and_hub(broker, tmp_path, "t1") as (board, store, table):
         play(store, 3)
         wait_for(lambda: board.last_seq("t1") == 4 and table.acknowledged == 4)
         assert [e.kind.value for e in sorted(board.events.values(), key=lambda e: e.seq)] == [
@@ -84,21 +96,10 @@ def test_every_change_reaches_the_hub_once_and_leaves_the_outbox(broker: Broker,
         assert board.hands("t1") == 3
         wait_for(lambda: store.outbox_pending(after=0) == [])
         wait_for(lambda: board.online.get("t1") is True)
-    finally:
-        table.stop()
-        hub.stop()
-    wait_for(lambda: True)
-    store.close()
 
 
 def test_a_table_that_lost_the_broker_sends_what_it_missed(broker: Broker, tmp_path: Path) -> None:
-    board = Board()
-    hub = ClubListener(board, BrokerAddress.parse(broker.url("hub")))
-    hub.start()
-    store = GameStore(tmp_path / "t2.sqlite3", club_outbox=True)
-    table = TablePublisher(store, BrokerAddress.parse(broker.url("t2")), "t2")
-    table.start()
-    try:
+    with table_and_hub(broker, tmp_path, "t2") as (board, store, table):
         game = play(store, 1)
         wait_for(lambda: board.last_seq("t2") == 2)
         broker.kill()
@@ -109,10 +110,6 @@ def test_a_table_that_lost_the_broker_sends_what_it_missed(broker: Broker, tmp_p
         broker.start()
         wait_for(lambda: board.last_seq("t2") == 4, timeout=30)
         assert board.hands("t2") == 3
-    finally:
-        table.stop()
-        hub.stop()
-    store.close()
 
 
 def test_a_table_cannot_publish_as_another_and_bad_payloads_are_dropped(broker: Broker) -> None:
@@ -193,16 +190,6 @@ def test_over_tls_the_table_and_the_hub_trust_the_brokers_certificate(tmp_path: 
         except OSError:  # ssl.SSLCertVerificationError: the certificate is nobody's the system trusts
             pass
         monkeypatch.setenv("BORNE_CLUB_CA", str(secure.files.certificate))
-        board = Board()
-        hub = ClubListener(board, BrokerAddress.parse(secure.url("hub")))
-        hub.start()
-        store = GameStore(tmp_path / "t1.sqlite3", club_outbox=True)
-        table = TablePublisher(store, BrokerAddress.parse(secure.url("t1")), "t1")
-        table.start()
-        try:
+        with table_and_hub(secure, tmp_path, "t1") as (board, store, table):
             play(store, 1)
             wait_for(lambda: board.last_seq("t1") == 2 and table.acknowledged == 2)
-        finally:
-            table.stop()
-            hub.stop()
-        store.close()
