@@ -122,3 +122,18 @@ def test_a_loose_box_becomes_the_card_s_own_outline(matcher, card):
     assert error < 2.0
     reading = matcher.read(image, [loose])[0]
     assert reading.card is card and reading.outline is not None
+
+
+def test_a_duel_counts_where_two_faces_differ_and_not_what_they_share():
+    from vision.read.matcher import DUEL_SCALE, _duel_margin
+
+    rng = np.random.default_rng(3)
+    shared = rng.normal(0, 1, 600).astype(np.float32)  # the art both faces print
+    first, second = shared.copy(), shared.copy()
+    first[:30] += 2.0  # a numeral: 5 % of the region
+    second[30:60] += 2.0
+    seen = first + rng.normal(0, 0.3, 600).astype(np.float32)
+    assert _duel_margin(seen, first, second) > 5 * DUEL_SCALE
+    assert _duel_margin(seen, second, first) == pytest.approx(-_duel_margin(seen, first, second), rel=1e-4)
+    blurred = shared + rng.normal(0, 1.0, 600).astype(np.float32)  # the numeral drowned: neither face
+    assert abs(_duel_margin(blurred, first, second)) < 5 * DUEL_SCALE
