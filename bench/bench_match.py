@@ -6,8 +6,9 @@ Each scene's deck (its truth's ``edition``: the generic, a test edition of ``ben
 a deck of the training mix kept in the folder's texture cache) is enrolled "from scans": its face files as
 they are. Every card at least a quarter visible is read by `vision/read/matcher.py` from its true outline
 (the visible part's corners, in a random order, jittered by ``--jitter`` pixels). Prints per folder and
-per share visible: accuracy, the share answered (not "unknown") and precision; the most frequent
-mistakes; the time per card. ``--misses DIR`` draws each misread or unknown card to look at.
+per share visible: accuracy, the share answered (not "unknown") and precision, for faces and, apart, for
+the card back (the draw pile's top card, which the detector mostly boxes face down); whole faces by the
+card's length in pixels; the most frequent mistakes; the time per card. ``--misses DIR`` draws each misread or unknown card to look at.
 
 With ``--compare-fitted``, the recogniser `borne enrol` fits today (hand-made features, 400 scenes rendered
 with the edition's faces plus 25,000 face views; the generic's is the shipped one) reads the same outlines
@@ -32,7 +33,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_detect import folder_stills  # noqa: E402
+from bench_detect import card_length, folder_stills  # noqa: E402
 from bench_reader import report  # noqa: E402
 from photo_editions import test_edition_folder  # noqa: E402
 
@@ -42,6 +43,8 @@ from vision.read.matcher import FaceMatcher  # noqa: E402
 from vision.read.numerals import NumeralReader  # noqa: E402
 from vision.read.recogniser import Reading, Recogniser  # noqa: E402
 
+LENGTHS = ((0, 50), (50, 80), (80, 9999))
+"""Card lengths in pixels the whole faces are also counted by: small print shows only on longer cards."""
 NUMERALS: list[NumeralReader] = []
 """The numeral reader the matchers ask, when ``--numerals`` (empty: none)."""
 
@@ -81,6 +84,8 @@ def main() -> None:
         args.misses.mkdir(parents=True, exist_ok=True)
     for folder in args.photos:
         rows: list[tuple[str, str, float]] = []
+        backs: list[tuple[str, str, float]] = []
+        lengths: list[tuple[float, bool, bool]] = []
         fitted_rows: list[tuple[str, str, float]] = []
         fitted = fitted_recogniser(folder) if args.compare_fitted else None
         for n, still in enumerate(folder_stills(folder, args.scenes)):
@@ -93,7 +98,9 @@ def main() -> None:
                 reading = matcher.read(still.image, [box])[0]
                 seconds.append(time.perf_counter() - started)
                 said = _said(reading)
-                rows.append((v["card"], said, v["visible"]))
+                (backs if v["card"] == "back" else rows).append((v["card"], said, v["visible"]))
+                if v["visible"] >= 0.9 and v["card"] != "back":
+                    lengths.append((card_length(v["corners"]), said == v["card"], said != "unknown"))
                 if fitted is not None:
                     fitted_rows.append((v["card"], _said(fitted.read(still.image, [box])[0]), v["visible"]))
                 if args.misses and said != v["card"]:
@@ -101,6 +108,8 @@ def main() -> None:
                                still.image, box)
         readers = {"the matcher": rows} | ({"the recogniser `borne enrol` fits": fitted_rows} if fitted is not None else {})
         report(readers, str(folder))
+        report({"the matcher, the card back (the draw pile's top card boxed face up)": backs}, str(folder))
+        _by_length(lengths)
     print(f"time per card: median {1000 * np.median(seconds):.2f} ms, worst {1000 * max(seconds):.2f} ms")
     for folder in args.photos if args.detect else ():
         from bench_detect import measure_stills
@@ -118,6 +127,16 @@ def main() -> None:
         detector = TiledDetector(OnnxCardDetector(detector_path()), tile_share=STILL_TILE_SHARE)
         reader = FrameReader(detector, matcher_for(decks.pop(), folder, cache))
         measure_stills(reader, stills, f"{folder}, as `borne detect` reads it, with the matcher")
+
+
+def _by_length(lengths: list[tuple[float, bool, bool]]) -> None:
+    """Whole faces read right (precision) by how long the card is in the picture."""
+    for low, high in LENGTHS:
+        here = [(r, a) for length, r, a in lengths if low <= length < high]
+        if here:
+            right, answered = sum(r for r, _ in here), sum(a for _, a in here)
+            print(f"    whole faces {low}–{high} px long".replace("–9999", " or more") +
+                  f"  n={len(here):>4}  read right {right / len(here):.4f}  precision {right / max(answered, 1):.4f}")
 
 
 def _said(reading: Reading) -> str:
