@@ -91,6 +91,31 @@ class SavedReadings:
         return reading
 
 
+def stage_times(stages: dict[str, list[float]], result: Any, reader: Any) -> None:
+    """Adds one frame's time per stage: the reader's detect and read, and the rest of the pipeline (census,
+    tracker, lifecycle, flags) as track."""
+    seconds = getattr(reader, "seconds", {})
+    detect, read = seconds.get("detect", 0.0), seconds.get("read", 0.0)
+    stages["detect"].append(detect)
+    stages["read"].append(read)
+    stages["track"].append(max(0.0, result.seconds - detect - read))
+
+
+def bare_inference(detector: Any, frames: Path, count: int = 5) -> list[float]:
+    """The time of the tiled detector run whole (every tile, nothing kept) on a few of the hand's frames."""
+    import cv2
+
+    out, runs = [], detector.tiles_run
+    paths = sorted(frames.glob("*.jpg"))
+    for path in paths[:: max(1, len(paths) // count)][:count]:
+        image = cv2.imread(str(path))
+        t0 = time.perf_counter()
+        detector.detect(image)
+        out.append(time.perf_counter() - t0)
+    detector.tiles_run = runs  # the bare runs are not the replay's
+    return out
+
+
 def keeping(read: Callable[[Any], Any], kept: list[object]) -> Callable[[Any], Any]:
     """``read`` that also keeps each reading in ``kept`` (saved as the hand's ``readings.pkl``)."""
     def read_and_keep(image: object) -> object:
@@ -225,6 +250,8 @@ def main() -> int:
                     help="replay the photo-real hands rendered in DIR (borne data photo-sequences) instead of rendering 2-D hands")
     ap.add_argument("--readings", action="store_true",
                     help="replay the readings an earlier run saved in each hand's folder (readings.pkl) instead of reading the frames")
+    ap.add_argument("--read-all", action="store_true",
+                    help="read every frame whole, as before (default: read again only what moved, as replay does)")
     ap.add_argument("--record", metavar="FILE", default=None,
                     help="keep each hand's result in FILE (by seed) and report over every hand it holds")
     args = ap.parse_args()
@@ -250,18 +277,8 @@ def main() -> int:
     rows = []
     frames = 0
     busy = 0.0
-    detector_seconds = 0.0
-    if onnx is not None:
-        original = onnx.detect
-
-        def timed(image):
-            nonlocal detector_seconds
-            t0 = time.perf_counter()
-            found = original(image)
-            detector_seconds += time.perf_counter() - t0
-            return found
-
-        onnx.detect = timed  # type: ignore[method-assign]  # the detector's own share of each frame
+    stages: dict[str, list[float]] = {"decode": [], "detect": [], "read": [], "track": []}
+    bare: list[float] = []
     folders = photo_hands or [root / f"hand_{h:03d}" for h in range(args.hands)]
     seeds = [rendered_with(f).get("seed", "?") for f in photo_hands] or [args.seed + h for h in range(args.hands)]
     for h, folder in enumerate(folders):
@@ -276,7 +293,7 @@ def main() -> int:
             reader = FrameReader(truth, TruthIdRecogniser(truth) if args.truth_ids else recogniser)  # type: ignore[arg-type]
             before = truth.seek
         else:
-            reader = FrameReader(onnx, recogniser)
+            reader = FrameReader(onnx, recogniser, moved_only=not args.read_all)
         saved = folder / "readings.pkl"
         if args.readings:
             if not saved.is_file():
@@ -288,10 +305,14 @@ def main() -> int:
         if not args.readings:
             reader.read = keeping(reader.read, readings)  # type: ignore[method-assign,assignment]
         t0 = time.perf_counter()
-        run_source(source, pipeline)
+        run_source(source, pipeline, on_result=lambda result: stage_times(stages, result, reader))
+        seconds = time.perf_counter() - t0
         if not args.readings:
             saved.write_bytes(pickle.dumps(readings))
-        seconds = time.perf_counter() - t0
+        stages["decode"].append(max(0.0, seconds - sum(stages["detect"][-pipeline.frames:]) - sum(
+            stages["read"][-pipeline.frames:]) - sum(stages["track"][-pipeline.frames:])) / max(pipeline.frames, 1))
+        if onnx is not None:
+            bare.extend(bare_inference(onnx, folder / "frames"))
         busy += seconds
         frames += pipeline.frames
         out = pipeline.replay_json()
@@ -332,7 +353,18 @@ def main() -> int:
         print(f"  delay landing → counted: median {med:g} frames = {med / FPS:.2f} s at the sequence's {FPS} frames/s, "
               f"{med / fps if fps else float('nan'):.2f} s at the pipeline's {fps:.1f} frames/s; max {max(delays)} frames")
     print(f"  speed: {fps:.2f} frames/s end to end over {frames} frames"
-          + (f"; the tiled detector alone {frames / detector_seconds:.2f} frames/s" if detector_seconds else ""))
+          + (f" (median of the hands: {statistics.median(r['frames_per_s'] for r in rows):.2f})" if rows else "")
+          + ("" if args.read_all or onnx is None else " reading again only what moved (--read-all: every frame whole)"))
+    print("  per frame, median (mean) ms: " + ", ".join(
+        f"{k} {1000 * statistics.median(v):.1f} ({1000 * statistics.mean(v):.1f})" for k, v in stages.items() if v)
+          + "; decode: a hand's mean")
+    if bare:
+        one = statistics.median(bare)
+        print(f"  one bare inference of the tiled detector on a whole frame (every tile): median {1000 * one:.1f} ms; "
+              f"a frame end to end took {1 / fps / one:.2f} times that" if fps else "")
+    if onnx is not None and not args.read_all:
+        print(f"  tiles the model ran on: {onnx.tiles_run} for {frames} frames; readings kept where nothing moved: "
+              f"{reader.readings_kept} of {reader.readings_kept + reader.readings_made}")
     print(f"  peak memory (RSS): {peak_mb:.0f} MB")
     if args.record:
         settings = rendered_with(photo_hands[0]) if photo_hands else {"width": args.width, "height": args.height,

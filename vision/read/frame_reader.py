@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -9,8 +10,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.errors import ModelError
+from vision.read.detections import Detections
 from vision.read.detector import CardDetector, OnnxCardDetector
 from vision.read.matcher import FaceMatcher
+from vision.read.motion import Glance, Region
 from vision.read.numerals import NumeralRecogniser
 from vision.read.recogniser import Reading, Recogniser
 from vision.read.sighting import Sighting
@@ -48,21 +51,33 @@ class FrameReading:
 class FrameReader:
     """Finds every card in a frame and reads the faces of those lying face up."""
 
-    def __init__(self, detector: CardDetector, recogniser: Recogniser, outliner: FaceMatcher | None = None) -> None:
+    def __init__(self, detector: CardDetector, recogniser: Recogniser, outliner: FaceMatcher | None = None,
+                 *, moved_only: bool = False) -> None:
         self.detector = detector
         self.recogniser = recogniser
         self.outliner = outliner
         """Outlines the cards a recogniser that outlines none read (the edition's faces aligned with the frame)."""
+        self.moved_only = moved_only
+        """Video: a tile still since the detector last ran on it keeps its boxes, and a box still since it was
+        read keeps its reading (:mod:`vision.read.motion`); the frames of a hand are read in order."""
+        self.seconds: dict[str, float] = {}
+        """The last frame's time per stage: ``detect`` (the tiled detector) and ``read`` (outlines and faces)."""
+        self.readings_kept = 0
+        """Face-up boxes whose reading was kept because nothing moved there (``moved_only``)."""
+        self.readings_made = 0
+        self._read: list[tuple[NDArray[np.float64], Region, Reading]] = []
         self._face_up = detector.class_names.index(FACE_UP_CLASS) if FACE_UP_CLASS in detector.class_names else 0
 
     @classmethod
-    def from_models(cls, edition: str = "generic", *, still: bool = False, detector: Path | None = None) -> FrameReader:
+    def from_models(cls, edition: str = "generic", *, still: bool = False, detector: Path | None = None,
+                    moved_only: bool | None = None) -> FrameReader:
         """The shipped detector, tiled, with the reading of ``edition``; ``still``: for one photo, with smaller
         tiles that find more of a column's strips at three times the work (see
         :data:`vision.read.tiling.STILL_TILE_SHARE`) and each card read outlined (by the matched faces, or,
         where a fitted recogniser reads, by its face aligned with the frame: development stills, the generic's
         whole cards 3.9 % → 1.6 % median corner error, the same sides counted), else for video. ``detector``:
         another ONNX detector than the shipped one (benches compare a newly trained model with it).
+        ``moved_only`` (default: for video) reads again only what moved (:attr:`moved_only`).
 
         :raises ModelError: a model is missing or unreadable.
         """
@@ -78,13 +93,29 @@ class FrameReader:
                 outliner = faces if isinstance(faces, FaceMatcher) else None
             except ModelError:  # no faces to outline with: the boxes stand
                 outliner = None
-        return cls(tiled, recogniser, outliner)
+        return cls(tiled, recogniser, outliner, moved_only=not still if moved_only is None else moved_only)
 
     def read(self, image: NDArray[np.uint8]) -> FrameReading:
-        found = self.detector.detect(image)
+        started = time.perf_counter()
+        glance = Glance(image) if self.moved_only else None
+        held = None
+        if glance is not None and isinstance(self.detector, TiledDetector):
+            found = self.detector.detect_moved(image, glance)
+            held = self.detector.held
+        else:
+            found = self.detector.detect(image)
+        detected = time.perf_counter()
         face_up = found.class_id == self._face_up
         boxes = [found.corners[i] for i in np.flatnonzero(face_up)]
-        readings = iter(self.recogniser.read(image, boxes))
+        if glance is None:
+            read = self.recogniser.read(image, boxes)
+        else:
+            boxes, read = self._read_moved(image, boxes, glance, [] if held is None else list(held[face_up]))
+            corners = found.corners.copy()
+            if boxes:
+                corners[np.flatnonzero(face_up)] = np.stack(boxes)
+            found = Detections(corners, found.confidence, found.class_id)
+        readings = iter(read)
         kept = float(getattr(self.recogniser, "kept_confidence", READ_KEPT_CONFIDENCE))
         sightings = []
         for i in range(len(found)):
@@ -104,4 +135,37 @@ class FrameReader:
             else:
                 sightings.append(Sighting(found.corners[i], False, None, float(found.confidence[i])))
         longs = [max(np.linalg.norm(b[1] - b[0]), np.linalg.norm(b[3] - b[0])) for b in boxes]
+        self.seconds = {"detect": detected - started, "read": time.perf_counter() - detected}
         return FrameReading(tuple(sightings), float(np.median(longs)) if longs else None)
+
+    def _read_moved(self, image: NDArray[np.uint8], boxes: list[NDArray[np.float64]], glance: Glance,
+                    held: list[bool]) -> tuple[list[NDArray[np.float64]], list[Reading]]:
+        """The readings of the face-up boxes, each kept from the frame it was read on where the same box (within
+        :data:`SAME_BOX_PX`) lies there and nothing moved under it since, or where the detector's tile ``held``
+        the box (a tile where an arm is moving keeps its boxes and their readings a few frames: what the frame
+        showed before the arm); the others read now. Returns the boxes (a kept reading's as it was read, its turn
+        counted from them) and their readings."""
+        kept: list[tuple[NDArray[np.float64], Region, Reading] | None] = []
+        for k, box in enumerate(boxes):
+            was_held = k < len(held) and held[k]
+            match = next((entry for entry in self._read if _same_box(entry[0], box) and (
+                was_held or glance.still(entry[1]))), None)
+            kept.append(match)
+        fresh = iter(self.recogniser.read(image, [b for b, k in zip(boxes, kept, strict=True) if k is None]))
+        entries = []
+        for box, k in zip(boxes, kept, strict=True):
+            entries.append(k if k is not None else (box, glance.region(box), next(fresh)))
+        self.readings_kept += sum(k is not None for k in kept)
+        self.readings_made += sum(k is None for k in kept)
+        self._read = entries
+        return [e[0].copy() for e in entries], [e[2] for e in entries]
+
+
+SAME_BOX_PX = 1.5
+"""Two boxes whose corners lie this close (in any order) are one box: a tile's boxes kept, or given again by the
+detector on a frame that barely changed."""
+
+
+def _same_box(a: NDArray[np.float64], b: NDArray[np.float64]) -> bool:
+    distances = np.linalg.norm(a[:, None, :] - b[None, :, :], axis=2)
+    return bool(distances.min(axis=1).max() <= SAME_BOX_PX)

@@ -14,6 +14,7 @@ from numpy.typing import NDArray
 from vision.geometry import intersection_area, polygon_area, rotated_nms
 from vision.read.detections import Detections
 from vision.read.detector import CardDetector
+from vision.read.motion import Glance, Region
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,11 @@ STILL_TILE_SHARE = 0.67
 work; the thin strips of a column's cards are found far more often (``bench/bench_detect.py --tile-share``
 on seed 9300, 30 scenes: strips 0.844 → 0.963, exact census 0.708 → 0.861; at 0.8 and 0.56 less good)."""
 
+MOVING_EVERY = 3
+"""Video: a tile where something keeps moving is run again at least every this many frames (an arm over a
+zone hides what it lays until it leaves; the tracker counts nothing while it is there); the frame it comes
+to rest, at once."""
+
 DUPLICATE_OVERLAP = 0.6
 """Two boxes of one class sharing more than this share of the smaller one's area are one card seen
 twice (the cut-off part of a card at a tile's edge, or a second box the model put on a column's
@@ -64,9 +70,15 @@ def merge_tiles(parts: list[Detections], *, iou_threshold: float, duplicate_over
     """Join the detections of overlapping tiles: rotated NMS, then drop the weaker of two boxes that
     share most of the smaller one (see :data:`DUPLICATE_OVERLAP`)."""
     merged = Detections.merge(parts)
+    return merged[merged_index(merged, iou_threshold=iou_threshold, duplicate_overlap=duplicate_overlap)]
+
+
+def merged_index(merged: Detections, *, iou_threshold: float, duplicate_overlap: float = DUPLICATE_OVERLAP) -> NDArray[np.intp]:
+    """Which of the tiles' boxes (joined in one list) :func:`merge_tiles` keeps, best first."""
     if len(merged) == 0:
-        return merged
-    kept = merged[rotated_nms(merged.corners, merged.confidence, iou_threshold)]
+        return np.zeros(0, np.intp)
+    order = rotated_nms(merged.corners, merged.confidence, iou_threshold)
+    kept = merged[order]
     areas = np.array([polygon_area(c) for c in kept.corners])
     drop = np.zeros(len(kept), dtype=bool)
     for i in range(len(kept)):  # kept is ordered best first
@@ -78,7 +90,7 @@ def merge_tiles(parts: list[Detections], *, iou_threshold: float, duplicate_over
             if smaller > 0 and inter / smaller > duplicate_overlap:
                 drop[i] = True
                 break
-    return kept[~drop]
+    return np.asarray(order)[~drop]
 
 
 class TiledDetector(CardDetector):
@@ -92,12 +104,48 @@ class TiledDetector(CardDetector):
         self.tile_share = tile_share
         self.iou_threshold = iou_threshold
 
+        self.moving_every = MOVING_EVERY
+        self._kept: dict[Window, tuple[Region, Detections, int]] = {}
+        self._previous: Glance | None = None
+        self.held: NDArray[np.bool_] = np.zeros(0, bool)
+        """Of the last frame's boxes, those a tile kept from an earlier frame (:meth:`detect_moved`)."""
+        self.tiles_run = 0
+        """Tiles the model ran on (a tile's boxes kept by :meth:`detect_moved` are not counted)."""
+
     def detect(self, image: NDArray[np.uint8]) -> Detections:
+        return self.detect_moved(image, None)
+
+    def detect_moved(self, image: NDArray[np.uint8], glance: Glance | None) -> Detections:
+        """The boxes of the frame; with ``glance`` (the frame, small), a tile still since the model last ran on
+        it keeps the boxes it gave then (:mod:`vision.read.motion`), and so does a tile where something is still
+        moving (an arm laying a card), for :attr:`moving_every` frames at most: it is run again as soon as it
+        settles (as the frame before it)."""
         h, w = image.shape[:2]
-        parts = []
+        parts, held = [], []
         for win in tile_windows(w, h, tile_share=self.tile_share):
-            found = self.base.detect(image[win.y : win.y + win.size, win.x : win.x + win.size])
+            square = np.array([[win.x, win.y], [win.x + win.size, win.y + win.size]], dtype=np.float64)
+            kept = self._kept.get(win) if glance is not None else None
+            if kept is not None and glance is not None and (glance.still(kept[0]) or (
+                    kept[2] + 1 < self.moving_every and not self._settled(glance, square))):
+                found = kept[1]
+                self._kept[win] = (kept[0], found, kept[2] + (not glance.still(kept[0])))
+                held.append(np.ones(len(found), bool))
+            else:
+                found = self.base.detect(image[win.y : win.y + win.size, win.x : win.x + win.size])
+                self.tiles_run += 1
+                if glance is not None:
+                    self._kept[win] = (glance.region(square), found, 0)
+                held.append(np.zeros(len(found), bool))
             if len(found):
                 shifted = found.corners + np.array([win.x, win.y], dtype=np.float64)
                 parts.append(Detections(shifted, found.confidence, found.class_id))
-        return merge_tiles(parts, iou_threshold=self.iou_threshold, duplicate_overlap=self.duplicate_overlap)
+        self._previous = glance
+        merged = Detections.merge(parts)
+        index = merged_index(merged, iou_threshold=self.iou_threshold, duplicate_overlap=self.duplicate_overlap)
+        held_now = np.concatenate([h for h in held if len(h)]) if any(len(h) for h in held) else np.zeros(0, bool)
+        self.held = held_now[index]
+        return merged[index]
+
+    def _settled(self, glance: Glance, square: NDArray[np.float64]) -> bool:
+        """Whether the tile looks as it did in the frame before (what moved there has come to rest)."""
+        return self._previous is not None and glance.still(self._previous.region(square))
