@@ -4,7 +4,8 @@ The printed numeral of a distance card is read by PP-OCRv4's text recogniser (th
 ``rapidocr-onnxruntime`` 1.4.4 ships in its wheel, Apache-2.0, run here by ONNX Runtime alone: none of that
 package's code is imported). A deck may print its value anywhere, so the straightened card is cut into the
 bands where decks print it (the top and bottom ends, the middle, the corners), each read upright and turned
-half round; a band's text counts when it is one of the five values, alone or followed by "km". The bands must
+half round; a band is read as digits and "km" only (:data:`NUMERAL_CHARACTERS`), and its text counts when it is one of the
+five values, alone or followed by "km". The bands must
 not disagree, and at least :data:`MIN_VOTES` must name the value: a number is said, or nothing, never a guess.
 
 Used as ``NumeralReader.shipped().value(frame, corners)``: ``100``, or ``None``
@@ -47,6 +48,10 @@ BANDS: tuple[tuple[float, float, float, float], ...] = (
 )
 """Where decks print the value, as (left, top, right, bottom) shares of the upright card; each band is also
 read with the card turned half round, which covers the bottom end and the other corners."""
+NUMERAL_CHARACTERS = "0123456789kmKM"
+"""What a line is read as: the recogniser's thousands of other characters are left out, so that a blurred
+"100" is not "TOO" (development stills, whole distance cards 50 px long or more: the generic 85 → 87 of 101,
+`lineart` 5 → 6 of 50, `midcard` 47 → 48 of 50, `photo` 6 of 50 both ways; no wrong value either way)."""
 MIN_PROBABILITY = 0.8
 """A band's reading counts when the recogniser is at least this sure of each of its characters."""
 MIN_VOTES = 1
@@ -60,6 +65,8 @@ class NumeralReader:
 
     session: object = field(repr=False)
     characters: list[str] = field(repr=False)
+    allowed: NDArray[np.bool_] | None = field(default=None, repr=False)
+    """The characters a line may be read as (CTC's blank, the digits, "km"); ``None``: all of the model's."""
 
     @classmethod
     def shipped(cls) -> NumeralReader:
@@ -87,7 +94,9 @@ class NumeralReader:
         if "character" not in meta:
             raise ModelError(f"{path}: not PP-OCR's text recogniser (no character list)")
         # index 0 is CTC's blank and the last a space, as PP-OCR decodes
-        return cls(session, ["", *meta["character"].splitlines(), " "])
+        characters = ["", *meta["character"].splitlines(), " "]
+        allowed = np.array([k == 0 or (c != "" and c in NUMERAL_CHARACTERS) for k, c in enumerate(characters)])
+        return cls(session, characters, allowed)
 
     def read_lines(self, lines: list[NDArray[np.uint8]]) -> list[tuple[str, float]]:
         """Each BGR line of text as the recogniser reads it, with its least sure character's probability."""
@@ -100,6 +109,10 @@ class NumeralReader:
             resized = cv2.resize(line, (w, LINE_HEIGHT), interpolation=cv2.INTER_CUBIC).astype(np.float32)
             batch[k, :, :, :w] = (resized.transpose(2, 0, 1) / 255.0 - 0.5) / 0.5
         (probabilities,) = self.session.run(None, {"x": batch})  # type: ignore[attr-defined]
+        if self.allowed is not None and len(self.allowed) >= probabilities.shape[-1]:
+            # only a numeral is asked for: the other characters' share goes to the digits and the blank
+            probabilities = np.where(self.allowed[: probabilities.shape[-1]], probabilities, 0.0)
+            probabilities = probabilities / (probabilities.sum(axis=-1, keepdims=True) + 1e-9)
         out = []
         for p in probabilities:
             best = p.argmax(axis=1)
