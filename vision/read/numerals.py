@@ -4,9 +4,9 @@ The printed numeral of a distance card is read by PP-OCRv4's text recogniser (th
 ``rapidocr-onnxruntime`` 1.4.4 ships in its wheel, Apache-2.0, run here by ONNX Runtime alone: none of that
 package's code is imported). A deck may print its value anywhere, so the straightened card is cut into the
 bands where decks print it (the top and bottom ends, the middle, the corners), each read upright and turned
-half round; a band is read as digits and "km" only (:data:`NUMERAL_CHARACTERS`), and its text counts when it is one of the
-five values, alone or followed by "km". The bands must
-not disagree, and at least :data:`MIN_VOTES` must name the value: a number is said, or nothing, never a guess.
+half round; a band is read as digits and "km" only (:data:`NUMERAL_CHARACTERS`), and its text counts when it
+is one of the five values, alone or followed by "km". The bands must not disagree, and at least
+:data:`MIN_VOTES` must name the value: a number is said, or nothing, never a guess.
 
 Used as ``NumeralReader.shipped().value(frame, corners)``: ``100``, or ``None``
 (``tests/vision/test_vision_numerals.py`` reads the shipped pictures).
