@@ -1,4 +1,5 @@
-"""Enrolling a deck from one photo of its 19 card types laid out on the table, in any order.
+"""Enrolling a deck from one photo of its 19 card types laid out on the table, in any order, or from the
+pages of its print-and-play sheet (a card printed again is kept once).
 
 Each card is found in the photo (the card-shaped quadrilaterals of :func:`datasets.enrol.card_candidates`,
 one per card, of about one size) and straightened. Then each is given a name to confirm: a distance card by
@@ -9,7 +10,7 @@ terminal shows them and draws a numbered sheet of the cards); nothing is stored 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -48,6 +49,8 @@ class LaidCard:
     proposed: Card
     by_numeral: bool
     """The proposal comes from the printed numeral (else from resemblance to the generic edition)."""
+    page: int = 0
+    """Which of the pictures given holds it (0: the first)."""
 
 
 def find_laid_cards(image: np.ndarray) -> list[np.ndarray]:
@@ -104,8 +107,9 @@ def propose_names(faces: list[np.ndarray]) -> list[tuple[Card, bool]]:
     from vision.read.models import faces_folder, numeral_reader
 
     if len(faces) != len(Card):
-        raise EnrolmentError(f"found {len(faces)} cards in the photo, not {len(Card)}: lay each card type once, face "
-                             "up and apart from the others, on a plain table, and photograph them all")
+        raise EnrolmentError(f"found {len(faces)} different cards, not {len(Card)}: lay each card type once, face up "
+                             "and apart from the others, on a plain table, and photograph them all (or give every "
+                             "page of the deck's print-and-play sheet, without the backs' page)")
     generic = FaceMatcher.from_folder(faces_folder("generic"), "generic")
     reader = numeral_reader()
     names: dict[int, tuple[Card, bool]] = {}
@@ -133,25 +137,97 @@ def propose_names(faces: list[np.ndarray]) -> list[tuple[Card, bool]]:
     return [names[k] for k in range(len(faces))]
 
 
-def lay_out(photo: Path | np.ndarray) -> list[LaidCard]:
-    """The cards of a layout photo (a file, or an RGB array), straightened and named for confirmation.
+def lay_out(photos: Path | np.ndarray | Sequence[Path | np.ndarray]) -> list[LaidCard]:
+    """The cards of a layout photo (a file, or an RGB array), or of several pictures — the pages of a
+    print-and-play sheet, or layout photos of a part of the deck each — straightened, each card type once
+    (:func:`distinct_faces`: a sheet prints a deck's 25s ten times), and named for confirmation.
 
-    :raises EnrolmentError: an unreadable photo, or not 19 cards in it.
+    :raises EnrolmentError: an unreadable picture, one with no card, or not 19 different cards in all.
     """
-    if isinstance(photo, Path):
-        from datasets.edition import read_rgb
-
+    pictures = list(photos) if isinstance(photos, list | tuple) else [photos]
+    found: list[tuple[int, np.ndarray, np.ndarray]] = []
+    for page, picture in enumerate(pictures):
+        image = _picture(picture)
         try:
-            image = read_rgb(photo)
-        except Exception as e:  # noqa: BLE001 - any unreadable file is the user's photo, not our bug
-            raise EnrolmentError(f"{photo}: not a readable picture ({e})") from None
-    else:
-        image = photo
-    quads = find_laid_cards(image)
-    faces = [straighten(image, order_corners(q)) for q in quads]
-    names = propose_names(faces)
-    return [LaidCard(k + 1, q, f, card, by_numeral)
-            for k, (q, f, (card, by_numeral)) in enumerate(zip(quads, faces, names, strict=True))]
+            quads = find_laid_cards(image)
+        except EnrolmentError as e:
+            raise EnrolmentError(f"{picture}: {e}" if isinstance(picture, Path) else str(e)) from None
+        found += [(page, q, straighten(image, order_corners(q))) for q in quads]
+    found = [found[k] for k in distinct_faces([face for _, _, face in found])]
+    names = propose_names([face for _, _, face in found])
+    return [LaidCard(k + 1, q, f, card, by_numeral, page)
+            for k, ((page, q, f), (card, by_numeral)) in enumerate(zip(found, names, strict=True))]
+
+
+def _picture(picture: Path | np.ndarray) -> np.ndarray:
+    """An RGB picture from a file (or as given).
+
+    :raises EnrolmentError: not a readable picture.
+    """
+    if not isinstance(picture, Path):
+        return picture
+    from datasets.edition import read_rgb
+
+    try:
+        return read_rgb(picture)
+    except Exception as e:  # noqa: BLE001 - any unreadable file is the user's picture, not our bug
+        raise EnrolmentError(f"{picture}: not a readable picture ({e})") from None
+
+
+def distinct_faces(faces: list[np.ndarray]) -> list[int]:
+    """The index of the first of each group of faces that are one card printed again (:func:`same_print`,
+    either way up), in order."""
+    kept: list[int] = []
+    greys: list[np.ndarray] = []
+    for k, face in enumerate(faces):
+        grey = _print_grey(face)
+        if any(same_print(grey, g) or same_print(np.ascontiguousarray(grey[::-1, ::-1]), g) for g in greys):
+            continue
+        kept.append(k)
+        greys.append(grey)
+    return kept
+
+
+PRINT_WIDTH = 300
+"""Faces are compared for repeats at this width (a card's numeral in a corner is still 10 px high)."""
+REPEAT_DIFFERENCE = 40.0
+"""Two prints of one card, laid on each other (a shift and a slight scale: where each was cut from its page),
+differ nowhere by more than this many grey levels once softened; two cards told apart by a small corner
+numeral differ by far more there."""
+
+
+def _print_grey(face: np.ndarray) -> np.ndarray:
+    height = round(PRINT_WIDTH * face.shape[0] / face.shape[1])
+    grey = cv2.cvtColor(cv2.resize(face, (PRINT_WIDTH, height), interpolation=cv2.INTER_AREA), cv2.COLOR_RGB2GRAY)
+    return grey.astype(np.float32)
+
+
+ROUGH_LIKENESS = 0.9
+"""Two faces correlating less than this at a glance (30 px wide) are not compared closely."""
+
+
+def _rough_likeness(a: np.ndarray, b: np.ndarray) -> float:
+    small = [cv2.resize(x, (30, round(30 * x.shape[0] / x.shape[1])), interpolation=cv2.INTER_AREA).ravel() for x in (a, b)]
+    small = [(x - x.mean()) / (np.linalg.norm(x - x.mean()) + 1e-6) for x in small]
+    return float(small[0] @ small[1])
+
+
+def same_print(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two grey faces (:func:`_print_grey`) are one print: ``b`` aligned on ``a`` (an affine map found
+    by OpenCV's enhanced correlation), their softened difference stays under :data:`REPEAT_DIFFERENCE`."""
+    if a.shape != b.shape or _rough_likeness(a, b) < ROUGH_LIKENESS:
+        return False
+    warp = np.eye(2, 3, dtype=np.float32)
+    try:
+        _, warp = cv2.findTransformECC(a, b, warp, cv2.MOTION_AFFINE,
+                                       (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 50, 1e-5), None, 3)  # type: ignore[call-overload]
+    except cv2.error:
+        return False
+    h, w = a.shape
+    laid = cv2.warpAffine(b, warp, (w, h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
+    m = PRINT_WIDTH // 30  # the cut edges aside
+    difference = cv2.GaussianBlur(np.abs(a - laid), (0, 0), 1.5)[m:-m, m:-m]
+    return float(difference.max()) < REPEAT_DIFFERENCE
 
 
 def parse_corrections(text: str) -> dict[int, Card]:
@@ -219,4 +295,4 @@ def enrol_layout(
         for key in FACE_KEYS:
             if key in faces:
                 progress(key)
-    return write_edition(out_root / name, name, faces, source="enrolled from one photo of the cards laid out")
+    return write_edition(out_root / name, name, faces, source="enrolled from pictures of the cards laid out")

@@ -68,3 +68,23 @@ def layout_photo(faces: list[np.ndarray], seed: int, surface: str = "wood") -> t
         rect = np.array([[[0, 0], [w, 0], [w, h], [0, h]]], np.float32)
         corners.append(np.asarray(cv2.perspectiveTransform(rect, to_image)[0], np.float64))
     return img, corners
+
+
+def sheet_pages(faces: list[np.ndarray], *, dpi: int = 150) -> list[np.ndarray]:
+    """RGB pages of a print-and-play sheet, as a scan of it would be: the faces nine to an A4 page at true size
+    (56 × 87 mm, 4 mm apart), with cut marks at their corners, as `borne cards sheet` prints them."""
+    mm = dpi / 25.4
+    width, height = round(210 * mm), round(297 * mm)
+    cw, ch, gap, mark = round(56 * mm), round(87 * mm), round(4 * mm), round(2.5 * mm)
+    x0, y0 = (width - 3 * cw - 2 * gap) // 2, (height - 3 * ch - 2 * gap) // 2
+    pages = []
+    for start in range(0, len(faces), 9):
+        page = np.full((height, width, 3), 255, np.uint8)
+        for k, face in enumerate(faces[start : start + 9]):
+            x, y = x0 + (k % 3) * (cw + gap), y0 + (k // 3) * (ch + gap)
+            page[y : y + ch, x : x + cw] = cv2.resize(face, (cw, ch), interpolation=cv2.INTER_AREA)
+            for px, py in ((x, y), (x + cw, y), (x, y + ch), (x + cw, y + ch)):
+                for sx, sy in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+                    cv2.line(page, (px + 2 * sx, py + 2 * sy), (px + mark * sx, py + mark * sy), (0, 0, 0), 1)
+        pages.append(page)
+    return pages

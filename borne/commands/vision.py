@@ -32,12 +32,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description="FOLDER holds one photo or scan per card type, named by card id (distance_25.jpg, …, "
         "driving_ace.png; back.jpg optional): a photo holding the card (at an angle, on any background) or a plain "
         "scan or picture file of the card filling the image; or FOLDER is one photo of the 19 card types laid "
-        "out apart on the table, in any order (their names are proposed and confirmed). "
+        "out apart on the table, in any order, or several pictures (the pages of the deck's print-and-play sheet, "
+        "or photos of a part of the deck laid out each; a card printed again is kept once): their names are "
+        "proposed and confirmed. "
         "Each card is found and straightened, and the faces "
         "are the edition: Borne reads a card by matching it against them, nothing is fitted (seconds). Faces "
         "that differ only in small print are named. Afterwards detect and replay take --edition NAME.",
     )
-    p.add_argument("folder", metavar="FOLDER")
+    p.add_argument("folder", metavar="FOLDER", nargs="+")
     p.add_argument("--edition", required=True, metavar="NAME", help="the name to give the edition")
     p.add_argument("--yes", action="store_true",
                    help="one photo of the cards laid out: take the names Borne proposes without asking")
@@ -107,12 +109,16 @@ def _enrol(args: argparse.Namespace) -> int:
         if not reader_path_.is_file():
             raise CommandError(f"--reader: {reader_path_} is missing (train it with `borne train reader`)")
     started = time.monotonic()
-    if Path(args.folder).is_file():  # one photo of the 19 cards laid out
-        edition, waited = _enrol_layout(Path(args.folder), args)
-        started += waited
-    else:
+    paths = [Path(p) for p in args.folder]
+    if len(paths) == 1 and not paths[0].is_file():  # a folder of one picture per card type
         with tqdm(total=19, desc="finding cards", unit="card") as bar:
-            edition = enrol_folder(Path(args.folder), args.edition, progress=lambda key: bar.update(1))
+            edition = enrol_folder(paths[0], args.edition, progress=lambda key: bar.update(1))
+    else:  # one photo of the 19 cards laid out, or the pages of a print-and-play sheet
+        folders = [p for p in paths if p.is_dir()]
+        if folders:
+            raise CommandError(f"{folders[0]}: give one folder of a picture per card, or pictures of cards laid out")
+        edition, waited = _enrol_layout(paths, args)
+        started += waited
     # an edition enrolled again keeps nothing of the way it was read before
     for stale in (RECOGNISER_FILE, HEAD_FILE, PROTOTYPES_FILE):
         (edition.folder / stale).unlink(missing_ok=True)
@@ -127,7 +133,8 @@ def _enrol(args: argparse.Namespace) -> int:
 
 
 def _enrol_layout(photo: Any, args: argparse.Namespace) -> tuple[Any, float]:
-    """One photo of the 19 card types laid out: the cards found, straightened and named, the names confirmed
+    """One photo of the 19 card types laid out, or several pictures holding them (a print-and-play sheet's
+    pages): the cards found, straightened and named, the names confirmed
     (``--yes``, ``--names`` or at the terminal), then stored; and the seconds spent waiting for the person (the
     time printed is Borne's)."""
     import sys

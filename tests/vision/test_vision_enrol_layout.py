@@ -28,8 +28,10 @@ def laid_out(faces: dict[str, np.ndarray], path, *, seed: int, leave_out: int = 
 
 
 def enrol(photo, tmp_path, *extra: str, stdin: str | None = None):
+    """`borne enrol` of one photo (or of several pictures, a list) as edition 'laid'."""
     env = {**os.environ, "BORNE_DATA_DIR": str(tmp_path / "data"), "TMPDIR": str(tmp_path)}
-    return subprocess.run([sys.executable, "-m", "borne", "enrol", str(photo), "--edition", "laid", *extra],
+    pictures = [str(p) for p in photo] if isinstance(photo, list) else [str(photo)]
+    return subprocess.run([sys.executable, "-m", "borne", "enrol", *pictures, "--edition", "laid", *extra],
                           capture_output=True, text=True, env=env, timeout=600, input=stdin)
 
 
@@ -85,7 +87,7 @@ def test_a_photo_missing_a_card_or_naming_one_twice_is_refused_before_anything_i
     faces = {c.value: load_edition("generic").face(c) for c in Card}
     laid_out(faces, tmp_path / "short.jpg", seed=14, leave_out=1)
     out = enrol(tmp_path / "short.jpg", tmp_path, "--yes")
-    assert out.returncode == 2 and "found 18 cards" in out.stderr
+    assert out.returncode == 2 and "found 18 different cards, not 19" in out.stderr
     laid_out(faces, tmp_path / "table.jpg", seed=14)
     out = enrol(tmp_path / "table.jpg", tmp_path, "--names", "1=stop 2=stop")
     assert out.returncode == 2 and "both named stop" in out.stderr
@@ -96,3 +98,47 @@ def test_corrections_are_read_strictly():
     assert parse_corrections("") == {}
     with pytest.raises(EnrolmentError, match="NUMBER=CARD_ID"):
         parse_corrections("3=stopp")
+
+
+SHEET = [*Card, Card.DISTANCE_25, Card.DISTANCE_25, Card.DISTANCE_100, Card.STOP, Card.ROLL, Card.ROLL,
+         Card.DISTANCE_25, Card.RIGHT_OF_WAY]
+"""A deck's print-and-play sheet cut short: every card type, some printed again, on three pages."""
+
+
+def test_the_pages_of_a_print_and_play_sheet_enrol_each_card_once(tmp_path):
+    from datasets.edition import load_edition
+    from datasets.photos import sheet_pages
+    from tests.vision.test_vision_enrol import enrolled_recogniser, read_own_faces
+
+    faces = {c.value: load_edition("generic").face(c) for c in Card}
+    pages = []
+    for k, page in enumerate(sheet_pages([faces[c.value] for c in SHEET])):
+        pages.append(tmp_path / f"page-{k + 1}.png")
+        cv2.imwrite(str(pages[-1]), page[..., ::-1])
+    cards = lay_out(pages)
+    assert len(cards) == len(Card) and {c.page for c in cards} == {0, 1, 2}
+    assert [c.proposed for c in cards] == list(Card)  # the sheet's order; each kept where first printed
+    out = enrol(pages, tmp_path, "--yes")
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "found 19 cards" in out.stderr
+    assert read_own_faces(enrolled_recogniser({"BORNE_DATA_DIR": str(tmp_path / "data")}, "laid"), faces, 8) == len(faces)
+
+
+def test_a_sheet_missing_a_card_type_is_refused_before_anything_is_stored(tmp_path):
+    from datasets.edition import load_edition
+    from datasets.photos import sheet_pages
+
+    faces = {c.value: load_edition("generic").face(c) for c in Card}
+    pages = sheet_pages([faces[c.value] for c in SHEET if c is not Card.DRIVING_ACE])
+    with pytest.raises(EnrolmentError, match="found 18 different cards, not 19"):
+        lay_out(pages)
+
+
+def test_look_alike_cards_are_not_taken_for_a_card_printed_again():
+    from datasets.enrol_layout import distinct_faces
+
+    faces = held_out_edition("corner")  # distance cards told apart only by a small corner numeral
+    again = cv2.resize(faces["distance_25"], None, fx=0.97, fy=0.97, interpolation=cv2.INTER_AREA)
+    again = np.ascontiguousarray(cv2.copyMakeBorder(again, 6, 8, 5, 4, cv2.BORDER_REPLICATE)[::-1, ::-1])
+    shown = [faces["distance_25"], faces["distance_50"], faces["distance_75"], again, faces["distance_50"]]
+    assert distinct_faces(shown) == [0, 1, 2]

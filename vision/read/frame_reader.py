@@ -130,8 +130,9 @@ class FrameReader:
                 if outline is None and self.outliner is not None and reading.card is not None:
                     outline = self.outliner.outline(image, found.corners[i])
                 corners = found.corners[i] if outline is None else outline
+                weight = HELD_EVIDENCE if held is not None and held[i] else 1.0
                 sightings.append(Sighting(corners, not reading.back, reading.card,
-                                          float(found.confidence[i]) * reading.confidence))
+                                          float(found.confidence[i]) * reading.confidence * weight))
             else:
                 sightings.append(Sighting(found.corners[i], False, None, float(found.confidence[i])))
         longs = [max(np.linalg.norm(b[1] - b[0]), np.linalg.norm(b[3] - b[0])) for b in boxes]
@@ -161,6 +162,10 @@ class FrameReader:
         return [e[0].copy() for e in entries], [e[2] for e in entries]
 
 
+HELD_EVIDENCE = 0.5
+"""A box a moving tile kept from an earlier frame is shown again at this share of its confidence: it is what the
+tile showed before, not new evidence, so a fragment seen once under a passing arm is not counted as a card seen
+in three frames (the tracker adds up the confidences of a card's sightings)."""
 SAME_BOX_PX = 1.5
 """Two boxes whose corners lie this close (in any order) are one box: a tile's boxes kept, or given again by the
 detector on a frame that barely changed."""

@@ -108,7 +108,8 @@ class TiledDetector(CardDetector):
         self._kept: dict[Window, tuple[Region, Detections, int]] = {}
         self._previous: Glance | None = None
         self.held: NDArray[np.bool_] = np.zeros(0, bool)
-        """Of the last frame's boxes, those a tile kept from an earlier frame (:meth:`detect_moved`)."""
+        """Of the last frame's boxes, those a tile where something is moving kept from an earlier frame
+        (:meth:`detect_moved`): what the tile showed before, not what it shows now."""
         self.tiles_run = 0
         """Tiles the model ran on (a tile's boxes kept by :meth:`detect_moved` are not counted)."""
 
@@ -128,8 +129,9 @@ class TiledDetector(CardDetector):
             if kept is not None and glance is not None and (glance.still(kept[0]) or (
                     kept[2] + 1 < self.moving_every and not self._settled(glance, square))):
                 found = kept[1]
-                self._kept[win] = (kept[0], found, kept[2] + (not glance.still(kept[0])))
-                held.append(np.ones(len(found), bool))
+                moving = not glance.still(kept[0])
+                self._kept[win] = (kept[0], found, kept[2] + moving)
+                held.append(np.full(len(found), moving))
             else:
                 found = self.base.detect(image[win.y : win.y + win.size, win.x : win.x + win.size])
                 self.tiles_run += 1
