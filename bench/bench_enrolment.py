@@ -1,6 +1,6 @@
 """Enrol a deck no model of ours ever saw, from angled photos, and measure how its cards are read.
 
-    cd bench && ../.venv/bin/python bench_enrolment.py [--fitted [--scenes 400]] [--test-scenes 150] [--detect-scenes 50]
+    cd bench && ../.venv/bin/python bench_enrolment.py [--layout | --sheet] [--fitted [--scenes 400]] [--test-scenes 150] [--detect-scenes 50]
 
 The deck is the "retro" design (datasets/art_retro.py), drawn in another style than the generic
 edition. Its faces are photographed at 15–28° on a textured table with the scene engine; those
@@ -39,6 +39,9 @@ def main() -> None:
     parser.add_argument("--layout", action="store_true",
                         help="enrol from one photo of the 19 cards laid out (names taken as proposed, then corrected "
                              "by number from the truth, as a person would at the prompt)")
+    parser.add_argument("--sheet", action="store_true",
+                        help="enrol from the pages of the deck's print-and-play sheet (the whole deck, nine cards a "
+                             "page, as `borne cards sheet` lays them out), names corrected as for --layout")
     parser.add_argument("--scenes", type=int, default=400, help="with --fitted: scenes `borne enrol` renders")
     parser.add_argument("--test-scenes", type=int, default=150)
     parser.add_argument("--surface", default="wood")
@@ -54,13 +57,16 @@ def main() -> None:
         from datasets.photos import write_photo_folder
 
         write_edition(root / "data" / "editions" / "retro-original", "retro-original", faces, source="art_retro")
-        if args.layout:
+        if args.sheet:
+            photos, extra = _sheet(faces, root)
+        elif args.layout:
             photos, extra = _layout(faces, root, args.seed, args.surface)
         else:
             photos, extra = write_photo_folder(faces, root / "photos", seed=args.seed, surface=args.surface), []
         started = time.monotonic()
+        pictures = [str(p) for p in photos] if isinstance(photos, list) else [str(photos)]
         done = subprocess.run(
-            [sys.executable, "-m", "borne", "enrol", str(photos), "--edition", "retro", *extra,
+            [sys.executable, "-m", "borne", "enrol", *pictures, "--edition", "retro", *extra,
              *(["--fitted", "--scenes", str(args.scenes)] if args.fitted else [])],
             env={**os.environ}, capture_output=True, text=True,
         )
@@ -68,7 +74,8 @@ def main() -> None:
         if done.returncode != 0:
             sys.exit(f"borne enrol failed: {done.stderr.strip().splitlines()[-1]}")
         fitted = f", fitted on {args.scenes} scenes" if args.fitted else ""
-        what = "one photo of the 19 cards laid out" if args.layout else "19 angled photos"
+        what = (f"the {len(photos)} pages of its print-and-play sheet" if args.sheet else
+                "one photo of the 19 cards laid out" if args.layout else "19 angled photos")
         print(f"borne enrol: {what} on {args.surface}{fitted}: {took:.1f} s (the names proposed and corrected: "
               f"{' '.join(extra[1:]) or 'none'})")
         print("  " + done.stdout.strip().splitlines()[-1])
@@ -107,6 +114,33 @@ def _layout(faces: dict[str, np.ndarray], root: Path, seed: int, surface: str) -
         if laid.proposed is not truth:
             wrong.append(f"{laid.number}={truth.value}")
     return photo, ["--names", " ".join(wrong)] if wrong else ["--yes"]
+
+
+def _sheet(faces: dict[str, np.ndarray], root: Path) -> tuple[list[Path], list[str]]:
+    """The pages of the whole deck's print-and-play sheet, and the ``--names`` correcting what Borne proposes
+    (each card's truth: the original face it correlates with best)."""
+    import cv2
+
+    from datasets.deck_sheet import deck_cards
+    from datasets.enrol_layout import lay_out
+    from datasets.photos import sheet_pages
+
+    def small(face: np.ndarray) -> np.ndarray:
+        grey = cv2.cvtColor(cv2.resize(face, (60, 93), interpolation=cv2.INTER_AREA), cv2.COLOR_RGB2GRAY).astype(np.float32)
+        return (grey - grey.mean()) / (np.linalg.norm(grey - grey.mean()) + 1e-6)
+
+    pages = []
+    for k, page in enumerate(sheet_pages([faces[c.value] for c in deck_cards()])):
+        pages.append(root / f"page-{k + 1:02d}.png")
+        cv2.imwrite(str(pages[-1]), page[..., ::-1])
+    prints = {c: small(faces[c.value]) for c in Card}
+    wrong = []
+    for laid in lay_out(pages):
+        seen = small(laid.face)
+        truth = max(Card, key=lambda c: max(float((prints[c] * seen).sum()), float((prints[c][::-1, ::-1] * seen).sum())))
+        if laid.proposed is not truth:
+            wrong.append(f"{laid.number}={truth.value}")
+    return pages, ["--names", " ".join(wrong)] if wrong else ["--yes"]
 
 
 if __name__ == "__main__":
