@@ -77,6 +77,13 @@ MIN_DETAIL_FIT = 0.3
 well (a correlation): where the print that tells them apart is too small to show, it is "unknown"."""
 ALIGN_CANDIDATES = 3
 """Faces tried when aligning a card's outline (the best correlating first)."""
+SLIDE_START = 0.1
+"""The best face is also aligned from the outline moved this share of a card's length along it, each way, the
+best fit kept: a box short of the card's end (a deck whose cards all share a printed header, the header taken
+for the strip above) or past it. Development stills, corner error median (90th percentile) from the single
+start to three: `midcard` 6.1 % (17.0 %) → 3.2 % (12.7 %), `photo` 2.4 % (15.9 %) → 2.7 % (15.2 %), the generic
+1.6 % (3.0 %) → 1.6 % (2.9 %); faces read right through `detect` `midcard` 0.750 → 0.814, `photo` 0.929 → 0.954,
+the generic 0.989 both (its exact census 51 → 50 of 69 sides)."""
 MIN_ALIGNED_FIT = 0.5
 """An alignment whose correlation with the face stays under this is no alignment."""
 MIN_ALIGNED_OVERLAP = 0.6
@@ -204,7 +211,7 @@ class FaceMatcher:
         `vision/read/outline.py`, the development stills' outlines came out worse than the boxes): the box
         stands."""
         scores, views = self.scores(image, box)
-        if any(WHOLE_SHARE <= share < 1.0 or share > 1.0 for _, share in views):  # a whole card's proportions
+        if any(share >= WHOLE_SHARE for _, share in views):  # a whole card's proportions, or one seen at a slant
             aligned = self.aligned(image, box, (scores, views))
             if aligned is not None and iou(aligned, box) >= MIN_ALIGNED_OVERLAP:
                 return aligned
@@ -237,13 +244,15 @@ class FaceMatcher:
             return None
         per_card = scores[whole].max(axis=0)  # the back too: the draw pile's top card has an outline
         best: tuple[float, NDArray[np.float64] | None] = (MIN_ALIGNED_FIT, None)
-        for k in np.argsort(-per_card)[:ALIGN_CANDIDATES]:
+        for rank, k in enumerate(np.argsort(-per_card)[:ALIGN_CANDIDATES]):
             view = whole[int(scores[whole, k].argmax())]
             face = self.faces[int(k)] if k < len(self.cards) else self.back
             assert face is not None  # a column past the faces is the back's
-            fitted = align_face(image, views[view][0], face)
-            if fitted is not None and fitted[1] > best[0]:
-                best = (fitted[1], fitted[0])
+            starts = [views[view][0]] + (_slid(views[view][0], SLIDE_START) if rank == 0 else [])
+            for start in starts:
+                fitted = align_face(image, start, face)
+                if fitted is not None and fitted[1] > best[0]:
+                    best = (fitted[1], fitted[0])
         return best[1]
 
     def _read_one(self, image: NDArray[np.uint8], box: NDArray[np.floating],
@@ -424,6 +433,12 @@ def _duel_margin(seen: NDArray[np.float32], first: NDArray[np.float32], second: 
     toward = float((seen - middle) @ apart) / square
     residual = seen - middle - toward * apart
     return DUEL_SCALE * toward * float(np.sqrt(square)) / (float(np.sqrt((residual**2).mean())) + 1e-6)
+
+
+def _slid(q: NDArray[np.float64], share: float) -> list[NDArray[np.float64]]:
+    """The outline moved along the card's length by ``share`` of it, each way (corners from the face's top left)."""
+    along = ((q[3] - q[0]) + (q[2] - q[1])) / 2
+    return [q + share * along, q - share * along]
 
 
 def _telling_view(scores: NDArray[np.float64], views: list[tuple[NDArray[np.float64], float]]) -> int:
