@@ -279,6 +279,7 @@ def main() -> int:
     busy = 0.0
     stages: dict[str, list[float]] = {"decode": [], "detect": [], "read": [], "track": []}
     bare: list[float] = []
+    readings_kept = [0, 0]  # face-up boxes whose reading was kept, and read, over every hand
     folders = photo_hands or [root / f"hand_{h:03d}" for h in range(args.hands)]
     seeds = [rendered_with(f).get("seed", "?") for f in photo_hands] or [args.seed + h for h in range(args.hands)]
     for h, folder in enumerate(folders):
@@ -313,6 +314,8 @@ def main() -> int:
             stages["read"][-pipeline.frames:]) - sum(stages["track"][-pipeline.frames:])) / max(pipeline.frames, 1))
         if onnx is not None:
             bare.extend(bare_inference(onnx, folder / "frames"))
+            readings_kept[0] += getattr(reader, "readings_kept", 0)
+            readings_kept[1] += getattr(reader, "readings_made", 0)
         busy += seconds
         frames += pipeline.frames
         out = pipeline.replay_json()
@@ -364,7 +367,7 @@ def main() -> int:
               f"a frame end to end took {1 / fps / one:.2f} times that" if fps else "")
     if onnx is not None and not args.read_all:
         print(f"  tiles the model ran on: {onnx.tiles_run} for {frames} frames; readings kept where nothing moved: "
-              f"{reader.readings_kept} of {reader.readings_kept + reader.readings_made}")
+              f"{readings_kept[0]} of {readings_kept[0] + readings_kept[1]}")
     print(f"  peak memory (RSS): {peak_mb:.0f} MB")
     if args.record:
         settings = rendered_with(photo_hands[0]) if photo_hands else {"width": args.width, "height": args.height,
