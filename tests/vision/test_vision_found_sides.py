@@ -112,3 +112,30 @@ def test_the_top_of_the_discard_pile_pointing_at_a_side_is_nobodys():
     layout = find_sides(seen, W, H)
     assert layout.side_at(discard) is None
     assert all(layout.side_at(c) is not None for cs in centres.values() for c in cs)
+
+
+@pytest.mark.parametrize("turn", [70.0, 250.0])
+def test_a_stray_face_down_box_far_off_is_not_the_draw_pile(turn):
+    seen, centres = table([90.0, 270.0], turn=turn)
+    out = np.array([np.cos(np.radians(90.0 + turn)), np.sin(np.radians(90.0 + turn))])
+    where = MIDDLE + 420 * out  # past a side's row: halfway between it and the pile lies past the row too
+    coin = card(where, np.array([0.0, 1.0]), None, face_up=False, length=20.0)
+    seen.append(Sighting(coin.corners, False, None, 0.42))  # a coin the detector took for a card back
+    layout = find_sides(seen, W, H)
+    assert len(layout.sides) == 2
+    for cards in centres.values():  # each side's cards in one zone, its own
+        holding = {s.side for s in layout.sides for c in cards if s.contains(c)}
+        assert len(holding) == 1
+
+
+@pytest.mark.parametrize("turn", [0.0, 35.0, 200.0])
+def test_the_side_facing_a_lone_seat_is_there_from_its_first_card(turn):
+    seen, _ = table([90.0], turn=turn)  # one side has laid its row; the other its first card
+    a = np.radians(270.0 + turn + 25.0)  # beside the far seat, off its middle: a row starts anywhere
+    out = np.array([np.cos(a), np.sin(a)])
+    seen.append(card(MIDDLE + out * 200, -np.array([np.cos(np.radians(270.0 + turn)), np.sin(np.radians(270.0 + turn))]),
+                     Card.STOP))
+    layout = find_sides(seen, W, H)
+    assert len(layout.sides) == 2
+    first = layout.zone_of(next(s.side for s in layout.sides if s.contains(MIDDLE + out * 200)))
+    assert first is not None and np.dot(first.up, out) < -0.8  # its up points from that player to the middle

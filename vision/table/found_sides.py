@@ -87,7 +87,9 @@ def sides_placed(sightings: Sequence[Sighting], width: int, height: int) -> Tabl
     """The layout of the sides whose cards are on the table, or ``None`` where the cards place nobody."""
     own = cards_of_their_own(sightings)
     face_up = [s for s in own if s.face_up]
-    piles = [s.centre for s in own if not s.face_up]
+    face_down = [s for s in own if not s.face_up]
+    # one draw pile: the surest face-down box (a second one is a coin, a phone, a card back boxed twice)
+    piles = [max(face_down, key=lambda s: s.confidence).centre] if face_down else []
     if not face_up:
         return None
     length = card_length(face_up) or 0.0
@@ -214,24 +216,30 @@ def _seat_directions(pointing: list[float]) -> list[float]:
 def _completed(seats: list[float], pointing: NDArray[np.float64], placed: NDArray[np.float64],
                beside: NDArray[np.bool_]) -> list[float]:
     """The seats found, with those of sides that have laid a card or two: where two seats found sit a quarter
-    or a third of a turn apart, a side seated where that pattern puts one is there when any card lies in
-    front of that seat, pointing at it, and not ``beside`` a side found (a hazard laid across at the end of
-    a row points at the next seat round a square table)."""
+    or a third of a turn apart (or one seat is found alone: the seat facing it), a side seated where that
+    pattern puts one is there when any card lies in front of that seat, pointing at it, and not ``beside`` a
+    side found (a hazard laid across at the end of a row points at the next seat round a square table)."""
     if not seats:
         return seats
     out = list(seats)
-    for step in (90.0, 120.0):
+    for step in (90.0, 120.0, 180.0):
         # only a table whose seats found already show the pattern (two seats a quarter or a third apart):
-        # two sides face to face are not half of a square table
-        if not any(abs(_apart(a, b) - step) <= 20 for a in seats for b in seats):
+        # two sides face to face are not half of a square table; one seat alone may face another that has
+        # laid its first card
+        if step == 180.0 and len(seats) != 1:
+            continue
+        if step != 180.0 and not any(abs(_apart(a, b) - step) <= 20 for a in seats for b in seats):
             continue
         for seat in list(out):
             for k in range(1, int(360 / step)):
                 candidate = (seat + k * step) % 360
                 if len(out) >= MAX_SIDES or min(_apart(candidate, o) for o in out) < 60:
                     continue
-                there = (np.array([_apart(candidate, d) for d in pointing]) <= SPREAD_DEGREES) & (
-                    np.array([_apart(candidate, d) for d in placed]) <= IN_FRONT_DEGREES) & ~beside
+                # in front of the seat; facing a lone seat, anywhere on the far side of the middle from it (a
+                # side's row runs long, so where its first card lands says little more)
+                front = (np.array([_apart(seat, d) for d in placed]) > 90.0) if step == 180.0 else (
+                    np.array([_apart(candidate, d) for d in placed]) <= IN_FRONT_DEGREES)
+                there = (np.array([_apart(candidate, d) for d in pointing]) <= SPREAD_DEGREES) & front & ~beside
                 if there.any():
                     out.append(float(candidate))
     return out
