@@ -139,3 +139,23 @@ def test_the_side_facing_a_lone_seat_is_there_from_its_first_card(turn):
     assert len(layout.sides) == 2
     first = layout.zone_of(next(s.side for s in layout.sides if s.contains(MIDDLE + out * 200)))
     assert first is not None and np.dot(first.up, out) < -0.8  # its up points from that player to the middle
+
+
+@pytest.mark.parametrize("turn", [0.0, 50.0])
+def test_cards_showing_most_of_their_length_point_along_it(turn):
+    """A column's cards with their ends under the next card show 80 % of their length: longer than a card is
+    wide, their long side still runs along the card (not across it, as a strip's does)."""
+    seen = [card(MIDDLE, np.array([0.0, 1.0]), None, face_up=False)]
+    for seat in (90.0, 270.0):
+        a = np.radians(seat + turn)
+        out = np.array([np.cos(a), np.sin(a)])
+        across = np.array([-out[1], out[0]])
+        for j, value in enumerate((Card.DISTANCE_25, Card.DISTANCE_50, Card.DISTANCE_75, Card.DISTANCE_100)):
+            seen.append(card(MIDDLE + out * 180 + across * (j - 1.5) * 60, -out, value, shown=0.8))
+        seen.append(card(MIDDLE + out * 180 + across * 150, -out, Card.DISTANCE_200))  # one whole card
+    layout = find_sides(seen, W, H)
+    assert len(layout.sides) == 2
+    for seat in (90.0, 270.0):
+        out = np.array([np.cos(np.radians(seat + turn)), np.sin(np.radians(seat + turn))])
+        zone = next(s for s in layout.sides if s.contains(MIDDLE + out * 180))
+        assert np.dot(zone.up, out) < -0.95

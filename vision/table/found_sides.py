@@ -58,6 +58,10 @@ WHOLE_ASPECT = 0.5
 """A box at least this wide for its length is a whole card (56 / 87 = 0.64; a strip is flatter or wider)."""
 WHOLE_LENGTH = 0.85
 """... and at least this share of a card's length in the picture (a strip's long side is the card's width)."""
+CARD_WIDTH = 56.0 / 87.0
+"""A card's width over its length."""
+PAST_WIDTH = 1.15
+"""A box whose long side is this many times a card's width (in the picture) or more runs along the card."""
 NEIGHBOURHOOD = 2.0
 """A card's length in the picture is taken among the boxes this many card lengths around it (a column's strips
 lie beside its whole card; the camera's tilt makes the far side's cards shorter)."""
@@ -190,9 +194,14 @@ def _middle_of(centres: NDArray[np.float64]) -> NDArray[np.float64]:
 
 
 def along_card(corners: NDArray[np.float64], length: float) -> NDArray[np.float64]:
-    """The direction along the card a box shows: its long side for a whole card, its short side for a strip."""
+    """The direction along the card a box shows: its long side for a whole card, its short side for a strip;
+    but a box longer than a card is wide has its long side along the card (most of a card, its end covered)."""
     axis = long_axis(corners)
-    return axis if _whole(corners, length) else np.array([-axis[1], axis[0]])
+    sides = np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1)
+    longer = max((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2)
+    if _whole(corners, length) or longer > PAST_WIDTH * CARD_WIDTH * length:
+        return axis
+    return np.array([-axis[1], axis[0]])
 
 
 def _seat_directions(pointing: list[float]) -> list[float]:
