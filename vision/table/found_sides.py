@@ -47,8 +47,10 @@ SPREAD_DEGREES = 30.0
 degrees of one way; the camera's tilt bends them by up to 20°)."""
 REACH = 1.5
 """A side's zone reaches this many card lengths past its farthest card (cards laid later land further out)."""
-IN_FRONT_DEGREES = 40.0
-"""A card lies in front of a seat when, seen from the middle, it is within this angle of it."""
+IN_FRONT_DEGREES = 60.0
+"""A card lies in front of a seat when, seen from the middle, it is within this angle of it (the draw pile is
+seldom in the table's middle, so a side's row is seen well off its seat: development 2-D scenes, three-side
+tables found right 19 → 22 of 23 and four-side 23 → 25 of 27 from 40°, two-side ones the same)."""
 BESIDE = 1.0
 """A card this near (in card lengths) a card pointing at a side found is in that side's row: it says nothing
 of a seat not found yet (the sides' areas lie a few centimetres apart)."""
