@@ -159,3 +159,18 @@ def test_cards_showing_most_of_their_length_point_along_it(turn):
         out = np.array([np.cos(np.radians(seat + turn)), np.sin(np.radians(seat + turn))])
         zone = next(s for s in layout.sides if s.contains(MIDDLE + out * 180))
         assert np.dot(zone.up, out) < -0.95
+
+
+@pytest.mark.parametrize("turn", [0.0, 40.0])
+def test_a_third_side_between_two_facing_ones_is_there_from_its_first_distance_card(turn):
+    seen, _ = table([90.0, 270.0], turn=turn)  # two sides face to face round a square table
+    a = np.radians(turn)  # the seat between them, a quarter round
+    out = np.array([np.cos(a), np.sin(a)])
+    across = np.array([-out[1], out[0]])
+    seen += [card(MIDDLE + out * 200, -out, Card.DISTANCE_25), card(MIDDLE + out * 200 + across * 70, -out, Card.ROLL)]
+    assert len(find_sides(seen, W, H).sides) == 3
+
+
+def test_two_facing_sides_stay_two_whatever_they_lay_across():
+    seen, centres = table([90.0, 270.0], turn=10.0)  # each has a safety laid across (a coup fourré)
+    assert len(find_sides(seen, W, H).sides) == 2

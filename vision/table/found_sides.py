@@ -119,7 +119,9 @@ def sides_placed(sightings: Sequence[Sighting], width: int, height: int) -> Tabl
         saying[:] = True
         seats = _seat_directions(list(pointing[asked]))
     placed = np.degrees(np.arctan2(centres[:, 1] - middle[1], centres[:, 0] - middle[0]))
-    seats = _completed(seats, pointing[asked], placed[asked], _beside_a_side(seats, centres, pointing, length)[asked])
+    distance = np.array([(card := s.card) is not None and card.is_distance for s in face_up], dtype=bool)
+    seats = _completed(seats, pointing[asked], placed[asked], _beside_a_side(seats, centres, pointing, length)[asked],
+                       distance[asked])
     if not seats:
         return None
     seats = sorted(seats)
@@ -225,11 +227,13 @@ def _seat_directions(pointing: list[float]) -> list[float]:
 
 
 def _completed(seats: list[float], pointing: NDArray[np.float64], placed: NDArray[np.float64],
-               beside: NDArray[np.bool_]) -> list[float]:
+               beside: NDArray[np.bool_], distance: NDArray[np.bool_]) -> list[float]:
     """The seats found, with those of sides that have laid a card or two: where two seats found sit a quarter
     or a third of a turn apart (or one seat is found alone: the seat facing it), a side seated where that
     pattern puts one is there when any card lies in front of that seat, pointing at it, and not ``beside`` a
-    side found (a hazard laid across at the end of a row points at the next seat round a square table)."""
+    side found (a hazard laid across at the end of a row points at the next seat round a square table). Two
+    seats face to face are half a square table only where a ``distance`` card and another point at the seat
+    between them (safeties and hazards are laid across, distance cards never)."""
     if not seats:
         return seats
     out = list(seats)
@@ -239,7 +243,8 @@ def _completed(seats: list[float], pointing: NDArray[np.float64], placed: NDArra
         # laid its first card
         if step == 180.0 and len(seats) != 1:
             continue
-        if step != 180.0 and not any(abs(_apart(a, b) - step) <= 20 for a in seats for b in seats):
+        facing = step == 90.0 and len(seats) == 2 and _apart(seats[0], seats[1]) >= 160
+        if step != 180.0 and not facing and not any(abs(_apart(a, b) - step) <= 20 for a in seats for b in seats):
             continue
         for seat in list(out):
             for k in range(1, int(360 / step)):
@@ -251,6 +256,11 @@ def _completed(seats: list[float], pointing: NDArray[np.float64], placed: NDArra
                 front = (np.array([_apart(seat, d) for d in placed]) > 90.0) if step == 180.0 else (
                     np.array([_apart(candidate, d) for d in placed]) <= IN_FRONT_DEGREES)
                 there = (np.array([_apart(candidate, d) for d in pointing]) <= SPREAD_DEGREES) & front & ~beside
+                # two sides face to face are half a square table only where a distance card (never laid across)
+                # and another card point at the seat between them
+                if facing and not any(abs(_apart(a, b) - step) <= 20 for a in seats for b in seats) and not (
+                        (there & distance).any() and there.sum() >= 2):
+                    continue
                 if there.any():
                     out.append(float(candidate))
     return out
