@@ -147,10 +147,10 @@ class FrameReader:
         showed before the arm); the others read now. Returns the boxes (a kept reading's as it was read, its turn
         counted from them) and their readings."""
         kept: list[tuple[NDArray[np.float64], Region, Reading] | None] = []
-        for k, box in enumerate(boxes):
+        same = _same_boxes(np.array(boxes).reshape(-1, 4, 2), np.array([e[0] for e in self._read]).reshape(-1, 4, 2))
+        for k in range(len(boxes)):
             was_held = k < len(held) and held[k]
-            match = next((entry for entry in self._read if _same_box(entry[0], box) and (
-                was_held or glance.still(entry[1]))), None)
+            match = next((self._read[j] for j in np.flatnonzero(same[k]) if was_held or glance.still(self._read[j][1])), None)
             kept.append(match)
         fresh = iter(self.recogniser.read(image, [b for b, k in zip(boxes, kept, strict=True) if k is None]))
         entries = []
@@ -171,6 +171,8 @@ SAME_BOX_PX = 1.5
 detector on a frame that barely changed."""
 
 
-def _same_box(a: NDArray[np.float64], b: NDArray[np.float64]) -> bool:
-    distances = np.linalg.norm(a[:, None, :] - b[None, :, :], axis=2)
-    return bool(distances.min(axis=1).max() <= SAME_BOX_PX)
+def _same_boxes(a: NDArray[np.float64], b: NDArray[np.float64]) -> NDArray[np.bool_]:
+    """``(len(a), len(b))``: which boxes of ``a`` and ``b`` are one box (:data:`SAME_BOX_PX`, corners in any order)."""
+    distances = np.linalg.norm(a[:, None, :, None, :] - b[None, :, None, :, :], axis=4)  # (n, m, 4, 4)
+    out: NDArray[np.bool_] = distances.min(axis=3).max(axis=2) <= SAME_BOX_PX
+    return out
