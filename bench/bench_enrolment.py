@@ -57,6 +57,7 @@ def main() -> None:
         from datasets.photos import write_photo_folder
 
         write_edition(root / "data" / "editions" / "retro-original", "retro-original", faces, source="art_retro")
+        photos: Path | list[Path]
         if args.sheet:
             photos, extra = _sheet(faces, root)
         elif args.layout:
@@ -74,7 +75,7 @@ def main() -> None:
         if done.returncode != 0:
             sys.exit(f"borne enrol failed: {done.stderr.strip().splitlines()[-1]}")
         fitted = f", fitted on {args.scenes} scenes" if args.fitted else ""
-        what = (f"the {len(photos)} pages of its print-and-play sheet" if args.sheet else
+        what = (f"the {len(pictures)} pages of its print-and-play sheet" if args.sheet else
                 "one photo of the 19 cards laid out" if args.layout else "19 angled photos")
         print(f"borne enrol: {what} on {args.surface}{fitted}: {took:.1f} s (the names proposed and corrected: "
               f"{' '.join(extra[1:]) or 'none'})")

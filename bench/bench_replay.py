@@ -101,6 +101,13 @@ def stage_times(stages: dict[str, list[float]], result: Any, reader: Any) -> Non
     stages["track"].append(max(0.0, result.seconds - detect - read))
 
 
+def timing(stages: dict[str, list[float]], reader: Any) -> Callable[[Any], None]:
+    """The pipeline's ``on_result``: adds each frame's time per stage (:func:`stage_times`)."""
+    def on_result(result: Any) -> None:
+        stage_times(stages, result, reader)
+    return on_result
+
+
 def bare_inference(detector: Any, frames: Path, count: int = 5) -> list[float]:
     """The time of the tiled detector run whole (every tile, nothing kept) on a few of the hand's frames."""
     import cv2
@@ -306,7 +313,7 @@ def main() -> int:
         if not args.readings:
             reader.read = keeping(reader.read, readings)  # type: ignore[method-assign,assignment]
         t0 = time.perf_counter()
-        run_source(source, pipeline, on_result=lambda result: stage_times(stages, result, reader))
+        run_source(source, pipeline, on_result=timing(stages, reader))
         seconds = time.perf_counter() - t0
         if not args.readings:
             saved.write_bytes(pickle.dumps(readings))

@@ -144,7 +144,7 @@ def lay_out(photos: Path | np.ndarray | Sequence[Path | np.ndarray]) -> list[Lai
 
     :raises EnrolmentError: an unreadable picture, one with no card, or not 19 different cards in all.
     """
-    pictures = list(photos) if isinstance(photos, list | tuple) else [photos]
+    pictures: list[Path | np.ndarray] = list(photos) if isinstance(photos, list | tuple) else [photos]  # type: ignore[list-item]
     found: list[tuple[int, np.ndarray, np.ndarray]] = []
     for page, picture in enumerate(pictures):
         image = _picture(picture)

@@ -148,16 +148,16 @@ class FrameReader:
         counted from them) and their readings."""
         kept: list[tuple[NDArray[np.float64], Region, Reading] | None] = []
         same = _same_boxes(np.array(boxes).reshape(-1, 4, 2), np.array([e[0] for e in self._read]).reshape(-1, 4, 2))
-        for k in range(len(boxes)):
-            was_held = k < len(held) and held[k]
-            match = next((self._read[j] for j in np.flatnonzero(same[k]) if was_held or glance.still(self._read[j][1])), None)
+        for i in range(len(boxes)):
+            was_held = i < len(held) and held[i]
+            match = next((self._read[j] for j in np.flatnonzero(same[i]) if was_held or glance.still(self._read[j][1])), None)
             kept.append(match)
-        fresh = iter(self.recogniser.read(image, [b for b, k in zip(boxes, kept, strict=True) if k is None]))
+        fresh = iter(self.recogniser.read(image, [b for b, entry in zip(boxes, kept, strict=True) if entry is None]))
         entries = []
-        for box, k in zip(boxes, kept, strict=True):
-            entries.append(k if k is not None else (box, glance.region(box), next(fresh)))
-        self.readings_kept += sum(k is not None for k in kept)
-        self.readings_made += sum(k is None for k in kept)
+        for box, entry in zip(boxes, kept, strict=True):
+            entries.append(entry if entry is not None else (box, glance.region(box), next(fresh)))
+        self.readings_kept += sum(entry is not None for entry in kept)
+        self.readings_made += sum(entry is None for entry in kept)
         self._read = entries
         return [e[0].copy() for e in entries], [e[2] for e in entries]
 
