@@ -103,7 +103,6 @@ class TiledDetector(CardDetector):
         self.class_names = base.class_names
         self.tile_share = tile_share
         self.iou_threshold = iou_threshold
-
         self.moving_every = MOVING_EVERY
         self._kept: dict[Window, tuple[Region, Detections, int]] = {}
         self._previous: Glance | None = None
@@ -126,10 +125,10 @@ class TiledDetector(CardDetector):
         for win in tile_windows(w, h, tile_share=self.tile_share):
             square = np.array([[win.x, win.y], [win.x + win.size, win.y + win.size]], dtype=np.float64)
             kept = self._kept.get(win) if glance is not None else None
-            if kept is not None and glance is not None and (glance.still(kept[0]) or (
+            moving = kept is not None and glance is not None and not glance.still(kept[0])
+            if kept is not None and glance is not None and (not moving or (
                     kept[2] + 1 < self.moving_every and not self._settled(glance, square))):
                 found = kept[1]
-                moving = not glance.still(kept[0])
                 self._kept[win] = (kept[0], found, kept[2] + moving)
                 held.append(np.full(len(found), moving))
             else:
