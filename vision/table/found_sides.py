@@ -34,6 +34,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.geometry import long_axis
+from vision.read.crops import CARD_ASPECT
 from vision.read.sighting import Sighting
 from vision.table.layout import SideZone, TableLayout
 from vision.table.own_cards import card_length, cards_of_their_own, long_side
@@ -60,8 +61,6 @@ WHOLE_ASPECT = 0.5
 """A box at least this wide for its length is a whole card (56 / 87 = 0.64; a strip is flatter or wider)."""
 WHOLE_LENGTH = 0.85
 """... and at least this share of a card's length in the picture (a strip's long side is the card's width)."""
-CARD_WIDTH = 56.0 / 87.0
-"""A card's width over its length."""
 PAST_WIDTH = 1.15
 """A box whose long side is this many times a card's width (in the picture) or more runs along the card."""
 NEIGHBOURHOOD = 2.0
@@ -111,7 +110,8 @@ def sides_placed(sightings: Sequence[Sighting], width: int, height: int) -> Tabl
     along = [along_card(s.corners, n) for s, n in zip(face_up, lengths, strict=True)]
     pointing = np.array(_pointing(along, centres, middle))
     asked = from_pile >= PILE_CLEARANCE
-    saying = np.array([(card := s.card) is not None and card.is_distance for s in face_up], dtype=bool)
+    distance = np.array([(card := s.card) is not None and card.is_distance for s in face_up], dtype=bool)
+    saying = distance.copy()
     if (saying & asked).sum() < MIN_DISTANCE_CARDS:
         saying[:] = True
     seats = _seat_directions(list(pointing[saying & asked]))
@@ -119,7 +119,6 @@ def sides_placed(sightings: Sequence[Sighting], width: int, height: int) -> Tabl
         saying[:] = True
         seats = _seat_directions(list(pointing[asked]))
     placed = np.degrees(np.arctan2(centres[:, 1] - middle[1], centres[:, 0] - middle[0]))
-    distance = np.array([(card := s.card) is not None and card.is_distance for s in face_up], dtype=bool)
     seats = _completed(seats, pointing[asked], placed[asked], _beside_a_side(seats, centres, pointing, length)[asked],
                        distance[asked])
     if not seats:
@@ -203,7 +202,7 @@ def along_card(corners: NDArray[np.float64], length: float) -> NDArray[np.float6
     axis = long_axis(corners)
     sides = np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1)
     longer = max((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2)
-    if _whole(corners, length) or longer > PAST_WIDTH * CARD_WIDTH * length:
+    if _whole(corners, length) or longer > PAST_WIDTH * CARD_ASPECT * length:
         return axis
     return np.array([-axis[1], axis[0]])
 
@@ -238,13 +237,12 @@ def _completed(seats: list[float], pointing: NDArray[np.float64], placed: NDArra
         return seats
     out = list(seats)
     for step in (90.0, 120.0, 180.0):
-        # only a table whose seats found already show the pattern (two seats a quarter or a third apart):
-        # two sides face to face are not half of a square table; one seat alone may face another that has
+        # a table whose seats found show the pattern (two seats a quarter or a third apart); two seats face to
+        # face, half a square table only on a distance card's word; one seat alone, facing another that has
         # laid its first card
-        if step == 180.0 and len(seats) != 1:
-            continue
-        facing = step == 90.0 and len(seats) == 2 and _apart(seats[0], seats[1]) >= 160
-        if step != 180.0 and not facing and not any(abs(_apart(a, b) - step) <= 20 for a in seats for b in seats):
+        pattern = any(abs(_apart(a, b) - step) <= 20 for a in seats for b in seats)
+        facing = step == 90.0 and len(seats) == 2 and _apart(seats[0], seats[1]) >= 160 and not pattern
+        if (step == 180.0 and len(seats) != 1) or (step != 180.0 and not pattern and not facing):
             continue
         for seat in list(out):
             for k in range(1, int(360 / step)):
@@ -256,11 +254,8 @@ def _completed(seats: list[float], pointing: NDArray[np.float64], placed: NDArra
                 front = (np.array([_apart(seat, d) for d in placed]) > 90.0) if step == 180.0 else (
                     np.array([_apart(candidate, d) for d in placed]) <= IN_FRONT_DEGREES)
                 there = (np.array([_apart(candidate, d) for d in pointing]) <= SPREAD_DEGREES) & front & ~beside
-                # two sides face to face are half a square table only where a distance card (never laid across)
-                # and another card point at the seat between them
-                if facing and not any(abs(_apart(a, b) - step) <= 20 for a in seats for b in seats) and not (
-                        (there & distance).any() and there.sum() >= 2):
-                    continue
+                if facing and not ((there & distance).any() and there.sum() >= 2):
+                    continue  # a distance card (never laid across) and another card point at the seat between
                 if there.any():
                     out.append(float(candidate))
     return out
