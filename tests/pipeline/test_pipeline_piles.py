@@ -18,29 +18,44 @@ def pile(side: str, c: Card) -> object:
     return card(side, c, PILE_X)
 
 
+def sure(*cards: Card) -> dict[Card, float]:
+    return {c: 0.9 for c in cards}
+
+
 def test_the_top_of_a_pile_is_the_card_seen_on_it_a_few_frames_running():
     watch = PileWatch()
     for i in range(TOP_FRAMES - 1):
-        watch.see(i, [Card.ROLL])
+        watch.see(i, sure(Card.ROLL))
     assert watch.top is None
-    watch.see(2, [Card.ROLL])
-    watch.see(3, [Card.ROLL, Card.STOP])  # the Stop laid over the Roll, whose edge still shows
-    watch.see(4, [])  # an arm over the pile: no evidence either way
-    watch.see(5, [Card.STOP])
+    watch.see(2, sure(Card.ROLL))
+    watch.see(3, {Card.ROLL: 0.5, Card.STOP: 0.9})  # the Stop laid over the Roll, whose edge still shows
+    watch.see(4, {})  # an arm over the pile: no evidence either way
+    watch.see(5, sure(Card.STOP))
     assert watch.top is Card.ROLL
-    watch.see(6, [Card.STOP])
+    watch.see(6, sure(Card.STOP))
     assert [(p.frame, p.card) for p in watch.cards] == [(0, Card.ROLL), (3, Card.STOP)]
 
 
 def test_a_misreading_of_the_pile_in_a_frame_or_two_is_not_a_card_laid():
     watch = PileWatch()
     for i in range(5):
-        watch.see(i, [Card.ROLL])
-    watch.see(5, [Card.STOP])
-    watch.see(6, [Card.STOP])
-    watch.see(7, [Card.ROLL])  # only the top in sight again: the run is broken
-    watch.see(8, [Card.STOP])
+        watch.see(i, sure(Card.ROLL))
+    watch.see(5, sure(Card.STOP))
+    watch.see(6, sure(Card.STOP))
+    watch.see(7, sure(Card.ROLL))  # only the top in sight again: the run is broken
+    watch.see(8, sure(Card.STOP))
     assert watch.top is Card.ROLL
+
+
+def test_a_weaker_second_box_on_the_top_read_as_another_card_is_not_a_card_laid():
+    """Seen on a held-out 2-D hand (seed 70027): a Roll read at 0.47 and, in the same frames, a second box on
+    it read as a Stop at 0.32–0.39 — a Stop laid there would hide the Roll, not show beside it."""
+    watch = PileWatch()
+    for i in range(5):
+        watch.see(i, sure(Card.ROLL))
+    for i in range(5, 5 + 2 * TOP_FRAMES):
+        watch.see(i, {Card.ROLL: 0.47, Card.STOP: 0.39})
+    assert [p.card for p in watch.cards] == [Card.ROLL]
 
 
 def test_a_second_roll_on_the_same_pile_is_a_new_top():
@@ -48,7 +63,7 @@ def test_a_second_roll_on_the_same_pile_is_a_new_top():
     seen again; the pile's story still knows the Roll is back on top."""
     watch = PileWatch()
     for i, c in enumerate([Card.ROLL] * 3 + [Card.STOP] * 3 + [Card.ROLL] * 3):
-        watch.see(i, [c])
+        watch.see(i, sure(c))
     assert [p.card for p in watch.cards] == [Card.ROLL, Card.STOP, Card.ROLL]
 
 
@@ -99,6 +114,21 @@ def test_a_coup_fourre_right_after_the_attack_is_not_flagged_one_out_of_nowhere_
     (flag,) = state.flags
     assert (flag.reason, flag.card) == (FlagReason.UNPROVOKED_COUP_FOURRE, Card.EXTRA_TANK)
     assert Card.EXTRA_TANK in state.sides[0].safeties  # counted, and flagged
+
+
+def test_a_coup_fourre_showing_again_a_roll_never_seen_on_top_is_not_flagged():
+    """Seen on a held-out 2-D hand (seed 70028): the Roll was laid and covered by the attack before it was seen
+    on top three frames running; the coup fourré took the attack away and the Roll showed for the first time."""
+    s = Stream()
+    s.show(card("North", Card.DISTANCE_100, 100), times=10)  # North's battle pile under an arm the while
+    s.show(card("North", Card.DISTANCE_100, 100), pile("North", Card.OUT_OF_GAS), times=6)
+    state = s.show(card("North", Card.DISTANCE_100, 100), pile("North", Card.ROLL),
+                   card("North", Card.EXTRA_TANK, 400, sideways=True), times=12)
+    assert state.flags == () and state.events[-1].card is Card.EXTRA_TANK and state.events[-1].sideways
+    state = s.show(card("North", Card.DISTANCE_100, 100), pile("North", Card.ROLL),
+                   card("North", Card.EXTRA_TANK, 400, sideways=True),
+                   card("North", Card.DRIVING_ACE, 480, sideways=True), times=12)
+    assert [(f.reason, f.card) for f in state.flags] == [(FlagReason.UNPROVOKED_COUP_FOURRE, Card.DRIVING_ACE)]
 
 
 def test_no_pile_in_sight_is_no_evidence():

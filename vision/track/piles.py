@@ -5,18 +5,20 @@ place, so a second Roll laid on the same battle pile is the first one seen again
 kept here instead, as the cards that came on top one after another. A card comes on top once it is the
 only new card of its pile seen in :data:`TOP_FRAMES` frames (frames with nothing of the pile in sight —
 an arm over it — neither count nor break the run); the card under it showing again (the hazard of a coup
-fourré taken away) is a change of top too.
+fourré taken away) is a change of top too. A frame where the top is read at least as surely as the new card
+is no evidence either way: a card laid on a pile hides the one under it, so that is a second, weaker box on
+the top card read as another.
 
 >>> watch = PileWatch()
 >>> for i in range(4):
-...     watch.see(i, [Card.ROLL])
+...     watch.see(i, {Card.ROLL: 0.9})
 >>> [(p.frame, p.card.value) for p in watch.cards]
 [(0, 'roll')]
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,17 +44,19 @@ class PileWatch:
     def top(self) -> Card | None:
         return self.cards[-1].card if self.cards else None
 
-    def see(self, frame: int, ids: Iterable[Card]) -> None:
-        """The pile's cards read in ``frame``."""
-        shown = set(ids)
+    def see(self, frame: int, shown: Mapping[Card, float]) -> None:
+        """The pile's cards read in ``frame``, each with the confidence of its surest reading there."""
         if not shown:
             return  # hidden (an arm over it) or not in sight: no evidence either way
-        new = shown - {self.top} if self.top is not None else shown
+        new = [c for c in shown if c is not self.top]
         if len(new) != 1:
             if not new:
                 self._run, self._run_frames = None, 0  # only the top in sight: it is still the top
             return  # two new cards at once: a misreading, wait for a clear frame
         (card,) = new
+        top = self.top
+        if top is not None and top in shown and shown[top] >= shown[card]:
+            return  # the top read as surely as the newcomer: a second box on the top, misread
         if card is not self._run:
             self._run, self._run_from, self._run_frames = card, frame, 0
         self._run_frames += 1
@@ -83,9 +87,12 @@ class TablePiles:
 
     def see(self, frame: FrameObservations, minimum_confidence: float) -> None:
         for name in self.sides:
-            mine = [o.card for o in frame.cards if o.side == name and o.confidence >= minimum_confidence]
-            self.battle[name].see(frame.index, (c for c in mine if c in BATTLE_CARDS))
-            self.speed[name].see(frame.index, (c for c in mine if c in SPEED_CARDS))
+            surest: dict[Card, float] = {}
+            for o in frame.cards:
+                if o.side == name and o.confidence >= minimum_confidence:
+                    surest[o.card] = max(o.confidence, surest.get(o.card, 0.0))
+            self.battle[name].see(frame.index, {c: v for c, v in surest.items() if c in BATTLE_CARDS})
+            self.speed[name].see(frame.index, {c: v for c, v in surest.items() if c in SPEED_CARDS})
 
     def of(self, side: str, safeties: tuple[PileCard, ...] = ()) -> SidePiles:
         """``side``'s piles for the rule checks, with the safeties counted for it."""

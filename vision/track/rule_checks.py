@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from enum import Enum
 from types import MappingProxyType
 
-from scoring.cards import HAZARDS, REMEDY_FOR, SAFETY_AGAINST, SAFETY_PROTECTS, Card
+from scoring.cards import HAZARDS, REMEDIES, REMEDY_FOR, SAFETY_AGAINST, SAFETY_PROTECTS, Card
 from scoring.rules import RULE_SETS
 
 BATTLE_CARDS = frozenset({*(h for h in REMEDY_FOR if h is not Card.SPEED_LIMIT),
@@ -35,6 +35,11 @@ ATTACK_TAKEN_AWAY_FRAMES = 20
 """A coup fourré takes the attack off the pile (the card under it shows again) as the safety is laid: within
 this many frames of the safety (2 s at 10 frames a second). Raising it lets a remedy laid on the attack a
 turn before pass for the attack taken away; lowering it flags a coup fourré laid slowly."""
+
+UNDER_AN_ATTACK = frozenset(REMEDIES)
+"""What an attack can lie on: a Roll or another remedy on the battle pile, an End of Limit on the speed pile. An
+attack the camera saw land on a pile whose top it never saw (an arm over it the while) was laid on one of
+them, and a coup fourré shows it again."""
 
 
 class Breach(Enum):
@@ -155,7 +160,9 @@ def check_coup_fourre(play: TablePlay, piles: SidePiles, table: Sequence[TablePl
                           f"{play.side} laid {play.card.title} sideways at frame {play.frame} after {seen}: "
                           "is it a coup fourré?")
     # the safety takes away every attack it protects against (Right of Way: a Stop and a Speed Limit alike)
-    shown_again = {under, *(u for p, u in attacks if p.card in SAFETY_PROTECTS[play.card])}
+    shown_again = {u for p, u in attacks if p.card in SAFETY_PROTECTS[play.card]} | {under}
+    if None in shown_again:
+        shown_again |= UNDER_AN_ATTACK  # what lay under an attack was never seen on top: any card it can be
     since = [p for p, _ in laid if p.frame > attack.frame
              and (p.card not in shown_again or play.frame - p.frame > ATTACK_TAKEN_AWAY_FRAMES)]
     between = [p for p in table if attack.frame < p.frame < play.frame and p != play]
