@@ -16,7 +16,8 @@ through the pipeline exactly as ``borne replay`` does, and compares with the han
 - missed events: distance and safety plays in ``events.json`` the pipeline never counted;
 - delay: frames and seconds (at the sequence's 10 frames per second, and at the pipeline's own
   rate) from the frame a card landed to the frame the pipeline counted it;
-- frames per second and peak memory (RSS) of the replay itself; the time per stage of a frame (decode, detect,
+- frames per second and peak memory (RSS) of the bench process (with ``--replay-memory``, also of ``borne
+  replay`` run alone on the longest hand); the time per stage of a frame (decode, detect,
   read, track) and one bare inference of the tiled detector on a whole frame in the same run, since speed is a
   figure of the machine and of what else runs on it. Frames are read as `replay` reads them, again only where
   they moved (`vision/read/motion.py`); ``--read-all`` reads every frame whole, as before.
@@ -205,6 +206,18 @@ def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def replay_peak_mb(folder: Path) -> float:
+    """The peak memory (RSS, MB) of ``borne replay`` run alone, in a process of its own, on the hand in ``folder``.
+
+    The bench's own peak grows with every hand it keeps; this is what a table's replay or ``run`` needs.
+    """
+    borne = Path(sys.executable).with_name("borne")
+    command = [str(borne)] if borne.is_file() else [sys.executable, "-c", "from borne.cli import main; main()"]
+    layout = ["--layout", str(folder / "layout.json")] if (folder / "layout.json").is_file() else []
+    subprocess.run([*command, "replay", *layout, str(folder / "frames")], check=True, stdout=subprocess.DEVNULL)
+    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+
+
 def machine() -> str:
     """The machine a row was replayed on, as its speed depends on it: CPU model and core count."""
     cpuinfo = Path("/proc/cpuinfo")
@@ -262,6 +275,8 @@ def main() -> int:
                     help="replay the readings an earlier run saved in each hand's folder (readings.pkl) instead of reading the frames")
     ap.add_argument("--read-all", action="store_true",
                     help="read every frame whole, as before (default: read again only what moved, as replay does)")
+    ap.add_argument("--replay-memory", action="store_true",
+                    help="also run `borne replay` alone on the longest hand and print its peak memory")
     ap.add_argument("--record", metavar="FILE", default=None,
                     help="keep each hand's result in FILE (by seed) and report over every hand it holds")
     args = ap.parse_args()
@@ -378,7 +393,11 @@ def main() -> int:
     if onnx is not None and not args.read_all:
         print(f"  tiles the model ran on: {onnx.tiles_run} for {frames} frames; readings kept where nothing moved: "
               f"{readings_kept[0]} of {readings_kept[0] + readings_kept[1]}")
-    print(f"  peak memory (RSS): {peak_mb:.0f} MB")
+    print(f"  peak memory (RSS) of the bench process, which keeps every hand's readings: {peak_mb:.0f} MB")
+    if args.replay_memory and rows:
+        longest = max(zip(folders, rows), key=lambda fr: fr[1]["frames"])[0]
+        print(f"  peak memory (RSS) of `borne replay` alone on the longest hand ({longest.name}, "
+              f"{max(r['frames'] for r in rows)} frames): {replay_peak_mb(longest):.0f} MB")
     if args.record:
         settings = rendered_with(photo_hands[0]) if photo_hands else {"width": args.width, "height": args.height,
                                                                       "sides": args.sides, "surfaces": args.surfaces}

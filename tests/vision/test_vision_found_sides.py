@@ -76,6 +76,26 @@ def test_the_pile_and_its_discard_belong_to_nobody():
     assert layout.side_at(MIDDLE) is None and layout.side_at(MIDDLE + np.array([30.0, 0.0])) is None
 
 
+def test_the_discard_pile_belongs_to_nobody_where_the_draw_pile_went_unseen():
+    seen, _ = table([90.0, 270.0], 30.0)
+    seen = [s for s in seen if s.face_up]  # the detector missed the draw pile
+    seen += [card(MIDDLE + np.array([10.0, 5.0]), np.array([1.0, 0.3]), Card.DISTANCE_100)]  # the discard's top
+    layout = find_sides(seen, W, H)
+    assert len(layout.sides) == 2 and layout.side_at(MIDDLE + np.array([10.0, 5.0])) is None
+
+
+def test_a_side_with_only_an_attack_on_it_keeps_the_discard_pile_out_of_its_zone():
+    """Seen on a development 2-D scene: a side's only card an Out of Gas its opponent laid, the discard pile's
+    100 beside the draw pile fell in its zone and was counted for it."""
+    seen, _ = table([90.0], 0.0)
+    seen += [card(MIDDLE + np.array([0.0, -170.0]), np.array([0.0, 1.0]), Card.OUT_OF_GAS)]
+    discard = MIDDLE + np.array([20.0, -66.0])
+    seen += [card(discard, np.array([1.0, 0.4]), Card.DISTANCE_100)]
+    layout = find_sides(seen, W, H)
+    assert len(layout.sides) == 2
+    assert layout.side_at(MIDDLE + np.array([0.0, -170.0])) is not None and layout.side_at(discard) is None
+
+
 def test_no_cards_give_the_default_two_zones():
     layout = find_sides([], W, H)
     assert [s.side for s in layout.sides] == ["North", "South"]

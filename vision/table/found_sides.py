@@ -136,10 +136,13 @@ def sides_placed(sightings: Sequence[Sighting], width: int, height: int) -> Tabl
         mine = np.array([(d - start) % 360 <= (end - start) % 360 for d in placed], dtype=bool)
         outer = float(np.linalg.norm(centres[mine] - middle, axis=1).max()) + REACH * length if mine.any() else 4.0 * (width + height)
         polygon = _sector(middle, start, end, outer, width, height)
-        if piles:  # the side's cards start a little nearer the middle than its nearest card; nearer lie the piles
-            depth = (centres - middle) @ out
-            row = float(depth[members[k]].min()) if members[k].any() else PILE_CLEARANCE * length
-            polygon = _clip(polygon, out, -float(out @ middle) - (row - ROW_MARGIN * length))
+        # the side's cards start a little nearer the middle than its nearest card; nearer lie the piles (also
+        # where the draw pile went unseen: the discard pile lies in the middle of the cards); a side whose cards
+        # say nothing of its seat yet (a hazard laid on it, a safety across) has them still
+        depth = (centres - middle) @ out
+        own_row = members[k] if members[k].any() else mine & ~by_pile
+        row = float(depth[own_row].min()) if own_row.any() else PILE_CLEARANCE * length
+        polygon = _clip(polygon, out, -float(out @ middle) - (row - ROW_MARGIN * length))
         zones.append(SideZone(names[k], polygon, (float(up[0]), float(up[1]))))
     return TableLayout(sides=tuple(sorted(zones, key=lambda z: list(COMPASS).index(z.side))))
 
