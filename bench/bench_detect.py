@@ -9,7 +9,8 @@ Held out: scene seed 9100 (training used seeds 1 and 1001 for the detector, 21 f
 and table surfaces no training run used (tiles and laminate).
 Prints, for cards with at least a quarter of the face visible: card recall (by visible share and by the
 card's length in the picture) and precision of the cards
-`detect` lists (a found box matches a true box of the visible part at rotated IoU ≥ 0.5), face
+`detect` lists; the share of cards the detector boxed at all, read or not (reading drops a box it cannot read
+that the detector is not sure of: the detector's own recall, by visible share) (a found box matches a true box of the visible part at rotated IoU ≥ 0.5), face
 accuracy on matched cards, sideways accuracy on safeties; whether the draw pile is reported right; the exact census per side (distance per
 value, safeties and coups fourrés all right), over all sides and over the sides whose distance cards
 and safeties all show at least a quarter of the face (a hand reaching over a column hides the rest);
@@ -222,6 +223,7 @@ def measure_stills(reader: FrameReader, stills: Iterable[Still], title: str, *, 
     times: list[float] = []
     by_visible: list[tuple[float, bool]] = []
     by_size: list[tuple[float, bool]] = []
+    by_detector: list[tuple[float, bool]] = []  # each card: boxed by the detector, read or not
     piles_right = stills_read = 0
     bare: list[float] = []
     base = reader.detector.base  # type: ignore[attr-defined]
@@ -241,6 +243,10 @@ def measure_stills(reader: FrameReader, stills: Iterable[Still], title: str, *, 
             base.raw(image[win.y : win.y + win.size, win.x : win.x + win.size])
         bare.append(time.perf_counter() - t0)
 
+        detected = reader.detected
+        raw = ([] if detected is None else
+               [Sighting(detected.corners[i], True, None, float(detected.confidence[i])) for i in range(len(detected))])
+        raw_used: set[int] = set()
         placed = {id(p.sighting): p for s in census.sides for p in s.cards}
         listed = [p.sighting for s in census.sides for p in s.cards] + list(census.unassigned)  # what `detect` prints
         face_up = [s for s in listed if s.face_up]
@@ -253,6 +259,10 @@ def measure_stills(reader: FrameReader, stills: Iterable[Still], title: str, *, 
             box = np.asarray(v["visible_corners"], dtype=np.float64)
             true_cards += 1
             best = best_match(box, face_up, used)
+            boxed = best_match(box, raw, raw_used)
+            if boxed is not None:
+                raw_used.add(boxed)
+            by_detector.append((v["visible"], boxed is not None))
             by_visible.append((v["visible"], best is not None))
             by_size.append((card_length(v["corners"]), best is not None))
             if best is None:
@@ -308,6 +318,10 @@ def measure_stills(reader: FrameReader, stills: Iterable[Still], title: str, *, 
         found = [f for length, f in by_size if low <= length < high]
         if found:
             print(f"    recall, cards {name:<22} {sum(found) / len(found):.4f}  (n={len(found)})")
+    if by_detector:
+        bands = ", ".join(f"{name.split(' (')[0]} {sum(f) / len(f):.4f}" for low, high, name in VISIBLE_BANDS
+                          if (f := [b for vis, b in by_detector if low <= vis < high]))
+        print(f"  boxed by the detector, read or not: {sum(b for _, b in by_detector) / len(by_detector):.4f}  ({bands})")
     print(f"  card precision  {(predictions - false_found) / max(predictions, 1):.4f}  ({false_found} boxes on no card)")
     print(f"  face accuracy   {faces_right / max(faces_total, 1):.4f}  (matched cards)")
     print(f"  sideways        {sideways_right / max(sideways_total, 1):.4f}  ({sideways_total} safeties)")

@@ -59,9 +59,21 @@ def test_a_hand_ends_when_a_side_completes_the_trip_and_is_final_when_the_table_
 
 def test_the_draw_pile_gone_at_the_finish_sets_delayed_action():
     t = Table()
-    t.show(full_trip()[:7], times=5, draw_pile=False)
+    t.show(full_trip()[:7], times=5)
+    t.show(full_trip()[:7], times=20, draw_pile=False)  # the last card drawn; two turns on, the trip completes
     t.show(full_trip(), times=5, draw_pile=False)
     assert t.life.pending.record.draw_pile_empty_at_finish is True
+
+
+def test_a_draw_pile_gone_from_sight_only_as_the_last_card_lands_was_still_there():
+    """Held-out 2-D hand 70042: the discard pile and the arm laying the trip's last card covered the draw pile
+    three frames before that card was seen; the hand was scored with the delayed action bonus, in silence."""
+    t = Table()
+    t.show(full_trip()[:7], times=20)
+    t.show(full_trip()[:7], times=3, draw_pile=False)
+    t.show(full_trip(), times=10, draw_pile=False)
+    assert t.life.phase is Phase.FINISHED
+    assert t.life.pending.record.draw_pile_empty_at_finish is False
 
 
 def test_a_hand_ends_when_the_pile_is_gone_and_nobody_plays_for_a_while():

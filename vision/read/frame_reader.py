@@ -65,6 +65,8 @@ class FrameReader:
         self.readings_kept = 0
         """Face-up boxes whose reading was kept because nothing moved there (``moved_only``)."""
         self.readings_made = 0
+        self.detected: Detections | None = None
+        """The detector's boxes in the last frame, before reading kept or dropped any (for the benches)."""
         self._read: list[tuple[NDArray[np.float64], Region, Reading]] = []
         self._face_up = detector.class_names.index(FACE_UP_CLASS) if FACE_UP_CLASS in detector.class_names else 0
 
@@ -105,6 +107,7 @@ class FrameReader:
         else:
             found = self.detector.detect(image)
         detected = time.perf_counter()
+        self.detected = found
         face_up = found.class_id == self._face_up
         boxes = [found.corners[i] for i in np.flatnonzero(face_up)]
         if glance is None:

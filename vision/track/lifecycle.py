@@ -294,7 +294,10 @@ class HandLifecycle:
         if how in (Termination.TABLE_CLEARED, Termination.SOURCE_ENDED):
             state = self.tracker.flag_unfinished()
         self._report_at(frame_index, state, out)
-        record = state.record(draw_pile_empty_at_finish=not state.draw_pile)
+        # a trip completed after the pile ran out (the delayed action bonus) is asked of the pile as the last card
+        # landed; a hand that stopped is over with the pile as it is now
+        empty = self.tracker.draw_pile_empty_at_finish if how is Termination.TRIP_COMPLETED else not state.draw_pile
+        record = state.record(draw_pile_empty_at_finish=empty)
         self.pending = PendingHand(self.hand_number, record, how, state.events, flags=state.flags)
         self.phase = Phase.FINISHED
         out.append(LifecycleEvent(EventKind.HAND_PENDING, frame_index, self.hand_number, pending=self.pending))
