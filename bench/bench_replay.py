@@ -214,8 +214,20 @@ def replay_peak_mb(folder: Path) -> float:
     borne = Path(sys.executable).with_name("borne")
     command = [str(borne)] if borne.is_file() else [sys.executable, "-c", "from borne.cli import main; main()"]
     layout = ["--layout", str(folder / "layout.json")] if (folder / "layout.json").is_file() else []
-    subprocess.run([*command, "replay", *layout, str(folder / "frames")], check=True, stdout=subprocess.DEVNULL)
-    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    # the child's own high-water mark, read while it runs: its rusage would count the pages it shared with this
+    # process between fork and exec
+    child = subprocess.Popen([*command, "replay", *layout, str(folder / "frames")], stdout=subprocess.DEVNULL)
+    status, peak_kb = Path(f"/proc/{child.pid}/status"), 0
+    while child.poll() is None:
+        try:
+            hwm = next((ln for ln in status.read_text().splitlines() if ln.startswith("VmHWM:")), "VmHWM: 0 kB")
+        except OSError:  # it ended between the poll and the read
+            break
+        peak_kb = max(peak_kb, int(hwm.split()[1]))
+        time.sleep(0.1)
+    if child.wait() != 0:
+        raise subprocess.CalledProcessError(child.returncode, child.args)
+    return peak_kb / 1024
 
 
 def machine() -> str:
