@@ -10,6 +10,10 @@ per share visible: accuracy, the share answered (not "unknown") and precision, f
 the card back (the draw pile's top card, which the detector mostly boxes face down); whole faces by the
 card's length in pixels; the most frequent mistakes; the time per card. ``--misses DIR`` draws each misread or unknown card to look at.
 
+With ``--enrolled-from photos``, each deck is enrolled instead as a user photographing their cards would: one
+angled photo per card id on a wooden table (``datasets.photos.write_photo_folder``, seed 5150), through
+`borne enrol`'s folder path (``datasets.enrol.enrol_folder``: each card found, straightened, evened out).
+
 With ``--compare-fitted``, the recogniser `borne enrol` fits today (hand-made features, 400 scenes rendered
 with the edition's faces plus 25,000 face views; the generic's is the shipped one) reads the same outlines
 beside the matcher, for folders of one deck.
@@ -49,18 +53,45 @@ NUMERALS: list[NumeralReader] = []
 """The numeral reader the matchers ask, when ``--numerals`` (empty: none)."""
 
 
+ENROLMENT_PHOTOS_SEED = 5150
+"""The seed of the angled photos a deck is enrolled from with ``--enrolled-from photos`` (bench_enrolment's)."""
+ENROLLED_FROM: list[Path] = []
+"""With ``--enrolled-from photos``: a folder the decks are photographed and enrolled into (empty: from scans)."""
+
+
 def matcher_for(deck: str, folder: Path, cache: dict[str, FaceMatcher]) -> FaceMatcher:
-    """The matcher of a scene's deck, enrolled from its face files."""
+    """The matcher of a scene's deck, enrolled from its face files (or from angled photos of them)."""
     if deck not in cache:
         if deck == "generic":
-            cache[deck] = FaceMatcher.from_folder(ensure_generic().folder)
+            scans = ensure_generic().folder
         elif deck in TEST_EDITIONS or Path(deck).name in TEST_EDITIONS:
-            cache[deck] = FaceMatcher.from_folder(test_edition_folder(Path(deck).name).folder)
+            scans = test_edition_folder(Path(deck).name).folder
         else:
-            drawn = folder / ".passes" / "textures" / "decks" / deck
-            cache[deck] = FaceMatcher.from_files(deck, {k: drawn / f"{k}.png" for k in FACE_KEYS})
+            scans = folder / ".passes" / "textures" / "decks" / deck
+        if ENROLLED_FROM:
+            cache[deck] = FaceMatcher.from_folder(enrolled_from_photos(deck, scans, ENROLLED_FROM[0]))
+        elif (scans / "edition.json").is_file():
+            cache[deck] = FaceMatcher.from_folder(scans)
+        else:
+            cache[deck] = FaceMatcher.from_files(deck, {k: scans / f"{k}.png" for k in FACE_KEYS})
     cache[deck].numerals = NUMERALS[0] if NUMERALS else None
     return cache[deck]
+
+
+def enrolled_from_photos(deck: str, scans: Path, root: Path) -> Path:
+    """The edition folder of ``deck`` enrolled from one angled photo of each of its card faces (in ``scans``)."""
+    from datasets.edition import Edition, read_rgb
+    from datasets.enrol import enrol_folder
+    from datasets.photos import write_photo_folder
+
+    name = Path(deck).name
+    if (scans / "edition.json").is_file():
+        edition = Edition.open(scans)
+        faces = {k: edition.face(k) for k in FACE_KEYS if k != "back"}
+    else:
+        faces = {k: read_rgb(scans / f"{k}.png") for k in FACE_KEYS if k != "back"}
+    photos = write_photo_folder(faces, root / "photos" / name, seed=ENROLMENT_PHOTOS_SEED)
+    return enrol_folder(photos, name, out_root=root / "editions").folder
 
 
 def main() -> None:
@@ -72,9 +103,15 @@ def main() -> None:
     parser.add_argument("--detect", action="store_true", help="then read each folder as `borne detect` does")
     parser.add_argument("--numerals", action="store_true",
                         help="a whole distance card whose face is unsure gets its printed numeral read (OCR)")
+    parser.add_argument("--enrolled-from", choices=("scans", "photos"), default="scans",
+                        help="enrol each deck from its face files as they are (scans), or from an angled photo of each")
     parser.add_argument("--compare-fitted", action="store_true",
                         help="also read with the recogniser `borne enrol` fits (minutes per edition)")
     args = parser.parse_args()
+    if args.enrolled_from == "photos":
+        import tempfile
+
+        ENROLLED_FROM.append(Path(tempfile.mkdtemp(prefix="bench-match-enrolled-")))
     rng = np.random.default_rng(0)
     cache: dict[str, FaceMatcher] = {}
     if args.numerals:

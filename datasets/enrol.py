@@ -144,22 +144,29 @@ def locate_card(image: np.ndarray, *, scan: bool | None = None) -> np.ndarray:
     return find_card(image)
 
 
-NESTED_AREA = 1.6
-"""A frame printed inside a card is less than this much smaller than the card's edge."""
+NESTED_AREA = 2.0
+"""A frame printed inside a card, or a part of its face (the body under a header band), is less than this much
+smaller than the card's edge (`midcard`'s 200 photographed on a dark table: its body's frame 1.8 times)."""
+SHARED_EDGE = 0.02
+"""A quadrilateral lies inside another when none of its corners lies further outside it than this share of its
+own size (a part of the card, its body under a header band, shares the card's edges)."""
 
 
 def _outer_frame(cards: list[tuple[float, float, np.ndarray]]) -> np.ndarray:
     """The best-scoring quadrilateral, or the card's edge round it when the best one is a frame printed
-    inside the card (a border line can stand out more against the face than the card against the table)."""
+    inside the card (a border line can stand out more against the face than the card against the table),
+    or a part of the card that shares its edges (the white body of a card whose dark header band merges
+    with a dark table)."""
     score, contrast, best = max(cards, key=lambda c: c[0])
     area = cv2.contourArea(best.astype(np.float32))
     outer, outer_area = best, area
+    slack = SHARED_EDGE * float(np.sqrt(area))
     for _, other_contrast, q in cards:
         polygon = q.astype(np.float32).reshape(-1, 1, 2)
         q_area = cv2.contourArea(polygon)
         if not outer_area < q_area <= NESTED_AREA * area or other_contrast < 0.4 * contrast:
             continue
-        if all(cv2.pointPolygonTest(polygon, (float(x), float(y)), False) > 0 for x, y in best):
+        if all(cv2.pointPolygonTest(polygon, (float(x), float(y)), True) > -slack for x, y in best):
             outer, outer_area = q, q_area
     return outer
 

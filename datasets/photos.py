@@ -17,14 +17,22 @@ from scoring.cards import Card
 
 def card_photo(face: np.ndarray, seed: int, surface: str = "wood") -> np.ndarray:
     """An RGB phone photo (900 × 1200) of one card face at 15–28° tilt on a textured table."""
+    return card_photo_and_corners(face, seed, surface)[0]
+
+
+def card_photo_and_corners(face: np.ndarray, seed: int, surface: str = "wood") -> tuple[np.ndarray, np.ndarray]:
+    """:func:`card_photo`, and the card's corners in it (the face's top left first, clockwise)."""
     rng = np.random.default_rng(seed)
     cam = Camera(900, 1200, 60, 190, float(rng.uniform(15, 28)), float(rng.uniform(0, 360)),
                  float(rng.uniform(-25, 25)), (0, 0))
     hom, img = _table(cam, surface, seed)
     placed = PlacedCard(Card.ROLL, (0.0, 0.0), float(rng.normal(0, 0.15)), None)
     idbuf = np.full(img.shape[:2], -2, np.int16)
-    _warp_card(img, idbuf, pyramid(face), hom @ placed.face_to_table(face.shape[1], face.shape[0]), 0, 1.0, 0.3)
-    return img
+    to_photo = hom @ placed.face_to_table(face.shape[1], face.shape[0])
+    _warp_card(img, idbuf, pyramid(face), to_photo, 0, 1.0, 0.3)
+    h, w = face.shape[:2]
+    corners = cv2.perspectiveTransform(np.array([[[0, 0], [w, 0], [w, h], [0, h]]], np.float64), to_photo)[0]
+    return img, corners
 
 
 def _table(cam: Camera, surface: str, seed: int) -> tuple[np.ndarray, np.ndarray]:

@@ -119,3 +119,18 @@ def test_enrol_with_the_face_reader_learns_the_edition_from_its_faces(tmp_path):
     recogniser = enrolled_recogniser(env, "mine", fitted=True)
     assert isinstance(recogniser, EmbeddingRecogniser) and isinstance(recogniser.prototypes, EditionHead)
     assert read_own_faces(recogniser, faces, 10) >= 15
+
+
+def test_a_card_whose_dark_header_merges_with_a_dark_table_is_found_whole():
+    """Seen enrolling the `midcard` test edition from angled photos: its 100 and 200 have a dark blue header band
+    that a dark wooden table swallowed, and the card was found as its white body alone, stretched to a card."""
+    from datasets.art_test import held_out_edition
+    from datasets.enrol import find_card
+    from datasets.photos import card_photo_and_corners
+
+    faces = {k: v for k, v in held_out_edition("midcard").items() if k != "back"}
+    for key in ("distance_100", "distance_200"):
+        photo, corners = card_photo_and_corners(np.asarray(faces[key]), 5150 * 100 + sorted(faces).index(key))
+        found = find_card(photo)
+        length = float(np.linalg.norm(corners[3] - corners[0]))
+        assert max(min(float(np.linalg.norm(f - c)) for c in corners) for f in found) < 0.03 * length
