@@ -91,7 +91,7 @@ def enrolled_from_photos(deck: str, scans: Path, root: Path) -> Path:
     else:
         faces = {k: read_rgb(scans / f"{k}.png") for k in FACE_KEYS if k != "back"}
     photos = write_photo_folder(faces, root / "photos" / name, seed=ENROLMENT_PHOTOS_SEED)
-    return enrol_folder(photos, name, out_root=root / "editions").folder
+    return enrol_folder(photos, f"{name}-photographed", out_root=root / "editions").folder
 
 
 def main() -> None:
