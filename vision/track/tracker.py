@@ -36,6 +36,7 @@ from scoring.hand import EXTENDED_GOAL, GOALS, HandRecord, SafetyPlay
 from vision.table.observations import FrameObservations, Observation
 from vision.track.correction import corrected_slots
 from vision.track.doubts import MixedRuns, mixed_column_flags, pile_flags, unfinished_flag
+from vision.track.draw_pile import DrawPileWatch
 from vision.track.matching import Matching, camera_shift, column_step, longest_after, match_nearest
 from vision.track.piles import TOP_FRAMES, TablePiles
 from vision.track.settings import (
@@ -56,11 +57,6 @@ from vision.track.settings import (
 from vision.track.slots import Candidate, Slot
 from vision.track.state import Flag, FlagReason, HandState, PlayEvent, SideState
 
-PILE_GONE_BEFORE_FRAMES = 10
-"""The draw pile ran out before the hand's last card (the delayed action bonus) only when it went from sight at
-least this many frames before that card was first seen: the arm laying the last card, or the discard pile beside
-the draw pile, covers it as the hand ends (held-out 2-D hand 70042: gone 3 frames before), where drawing the
-pile's last card and then laying one takes a player a second or more."""
 PILE_CHECK_AFTER = TOP_FRAMES + 2
 """A counted card is held to its side's piles this many frames after it was counted: a Roll or an attack laid
 just before it has come on top of its pile by then (:mod:`vision.track.piles`)."""
@@ -94,10 +90,7 @@ class HandTracker:
         self._mixed_runs: MixedRuns = {}
         self._card_length: float | None = None
         self._ups: dict[str, tuple[float, float] | None] = {}
-        self._pile_seen = True
-        self._pile_streak = 0
-        self._pile_gone_from: int | None = None
-        """The first frame of the run of frames without the draw pile that made it gone (``None``: it is there)."""
+        self._draw_pile = DrawPileWatch(self.settings.draw_pile_frames)
         self.frames = 0
         self.last_play_time: float | None = None
         """When the last counted card (of any kind) landed, in source seconds."""
@@ -118,7 +111,7 @@ class HandTracker:
             "to_check": [{"play": e.to_state(), "where": list(w) if w is not None else None} for e, w in self._to_check],
             "card_length": self._card_length,
             "ups": {k: list(v) if v is not None else None for k, v in self._ups.items()},
-            "pile_seen": self._pile_seen, "pile_gone_from": self._pile_gone_from, "frames": self.frames, "last_play_time": self.last_play_time,
+            **self._draw_pile.to_state(), "frames": self.frames, "last_play_time": self.last_play_time,
         }
 
     @classmethod
@@ -132,8 +125,8 @@ class HandTracker:
         t._piles = TablePiles.from_state(t.side_names, d.get("piles"))
         t._to_check = [(PlayEvent.from_state(c["play"]), (float(c["where"][0]), float(c["where"][1]))
                         if c["where"] is not None else None) for c in d.get("to_check", ())]
-        t._card_length, t._pile_seen = d["card_length"], bool(d["pile_seen"])
-        t._pile_gone_from = d.get("pile_gone_from")
+        t._card_length = d["card_length"]
+        t._draw_pile = DrawPileWatch.from_state(d, settings.draw_pile_frames)
         t._ups = {k: (float(v[0]), float(v[1])) if v is not None else None for k, v in d["ups"].items()}
         t.frames, t.last_play_time = int(d["frames"]), d["last_play_time"]
         return t
@@ -149,7 +142,7 @@ class HandTracker:
             self._card_length = (frame.card_length_px if self._card_length is None else (1 - CARD_LENGTH_LEARN) * self._card_length
                                   + CARD_LENGTH_LEARN * frame.card_length_px)
         self._ups.update(dict(frame.up))
-        self._update_draw_pile(frame.draw_pile, frame.index)
+        self._draw_pile.see(frame.draw_pile, frame.index)
         length = self._card_length or CARD_LENGTH_BEFORE_SEEN_PX
         same = self._same_card_px()
         seen = [o for o in frame.cards if o.confidence >= s.minimum_confidence]
@@ -274,20 +267,11 @@ class HandTracker:
             self._flags.append(flag)
         return self.state()
 
-    def _update_draw_pile(self, seen: bool, index: int) -> None:
-        self._pile_streak = 0 if seen == self._pile_seen else self._pile_streak + 1
-        if self._pile_streak >= self.settings.draw_pile_frames:
-            self._pile_gone_from = None if seen else index - self._pile_streak + 1
-            self._pile_seen, self._pile_streak = seen, 0
-
     @property
     def draw_pile_empty_at_finish(self) -> bool:
         """Whether the draw pile was gone when the last counted card landed (the trip completed after it ran
-        out: the delayed action bonus). A pile that goes from sight only as the hand ends — covered by the
-        discard pile, an arm, the cards gathered up — was there when the last card was laid."""
-        if self._pile_seen or self._pile_gone_from is None:
-            return False
-        return not self._events or self._pile_gone_from + PILE_GONE_BEFORE_FRAMES <= self._events[-1].frame
+        out: the delayed action bonus; :mod:`vision.track.draw_pile`)."""
+        return self._draw_pile.empty_before(self._events[-1].frame if self._events else None)
 
     # -- deciding -------------------------------------------------------------------------
 
@@ -501,7 +485,7 @@ class HandTracker:
                 elif sl.card.is_safety:
                     safeties[sl.card] = SafetyPlay.COUP_FOURRE if sl.sideways else SafetyPlay.PLAYED
             sides.append(SideState(name, distance, safeties, self._confidence(name, counted)))
-        return HandState(self.goal, self.extension_called_by, tuple(sides), self._pile_seen, tuple(self._events),
+        return HandState(self.goal, self.extension_called_by, tuple(sides), self._draw_pile.seen, tuple(self._events),
                          tuple(self._flags))
 
     def _confidence(self, side: str, counted: list[Slot]) -> float:
