@@ -9,8 +9,9 @@ Held out: scene seed 9100 (training used seeds 1 and 1001 for the detector, 21 f
 and table surfaces no training run used (tiles and laminate).
 Prints, for cards with at least a quarter of the face visible: card recall (by visible share and by the
 card's length in the picture) and precision of the cards
-`detect` lists; the share of cards the detector boxed at all, read or not (reading drops a box it cannot read
-that the detector is not sure of: the detector's own recall, by visible share) (a found box matches a true box of the visible part at rotated IoU ≥ 0.5), face
+`detect` lists (a found box matches a true box of the visible part at rotated IoU ≥ 0.5); the share of cards the
+detector boxed at all, read or not (reading drops a box it cannot read that the detector is not sure of: this is
+the detector's own recall, by visible share); face
 accuracy on matched cards, sideways accuracy on safeties; whether the draw pile is reported right; the exact census per side (distance per
 value, safeties and coups fourrés all right), over all sides and over the sides whose distance cards
 and safeties all show at least a quarter of the face (a hand reaching over a column hides the rest);
