@@ -53,7 +53,11 @@ def test_the_proposed_zones_await_a_one_tap_confirm(finding_run: CameraRun, brow
         assert east["x"] + east["width"] / 2 > middle > west["x"] + west["width"] / 2
         assert page.locator("#fix-sides").is_visible()
         page.wait_for_timeout(2500)  # the camera's next pictures, drawn with the zones found
-        page.locator("#found-sides").screenshot(path=str(screenshots / "borne-found-sides.png"))
+        # the panel is drawn again whenever the proposal changes (a zone widened as a card lands): the picture is
+        # taken of its place on the page, not of the element, which may be replaced while it is taken
+        panel = page.locator("#found-sides").bounding_box()
+        assert panel is not None
+        page.screenshot(path=str(screenshots / "borne-found-sides.png"), clip=panel)
         page.screenshot(path=str(screenshots / "borne-found-sides-page.png"))
         assert run.get("/api/camera/layout").json()["origin"] == "found"
         page.click("#confirm-sides")
