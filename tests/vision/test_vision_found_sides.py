@@ -85,8 +85,9 @@ def test_the_discard_pile_belongs_to_nobody_where_the_draw_pile_went_unseen():
 
 
 def test_a_side_with_only_an_attack_on_it_keeps_the_discard_pile_out_of_its_zone():
-    """Seen on a development 2-D scene: a side's only card an Out of Gas its opponent laid, the discard pile's
-    100 beside the draw pile fell in its zone and was counted for it."""
+    """The kind of table a development 2-D scene showed going wrong (a side's only card an Out of Gas its
+    opponent laid, the discard pile's 100 counted for it); this drawn table was already right before the zones
+    were measured from such a side's own cards, and guards that they stay so."""
     seen, _ = table([90.0], 0.0)
     seen += [card(MIDDLE + np.array([0.0, -170.0]), np.array([0.0, 1.0]), Card.OUT_OF_GAS)]
     discard = MIDDLE + np.array([20.0, -66.0])
