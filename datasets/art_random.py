@@ -89,6 +89,8 @@ class Style:
     illustration: str
     code_on_hazards: bool
     km_suffix: bool
+    full_bleed: bool = False
+    """The picture fills the whole face, edge to edge, with no paper rim (see :func:`full_bleed_edition`)."""
 
 
 def _colour(rng: np.random.Generator, *, light: bool | None = None) -> RGB:
@@ -235,9 +237,14 @@ def draw_face(card: Card | None, style: Style, rng: np.random.Generator) -> NDAr
         img[:] = back
         for _ in range(int(rng.integers(4, 12))):
             _illustrate(img, rng, (0, 0, w, h), _colour(rng), Style(**{**style.__dict__, "illustration": "shapes"}))
-        cv2.rectangle(img, (8, 8), (w - 9, h - 9), style.paper, int(rng.integers(2, 8)))
+        if style.full_bleed:  # the back is a photograph to its edges too
+            img[:] = photograph(rng, w, h, back)
+        else:
+            cv2.rectangle(img, (8, 8), (w - 9, h - 9), style.paper, int(rng.integers(2, 8)))
         return img
     colour = style.distance_colours[card] if card.is_distance else style.group_colours[card.group]
+    if style.full_bleed:
+        return _full_bleed_face(card, style, colour, rng)
     m = 10
     if style.border == "line":
         cv2.rectangle(img, (m, m), (w - m, h - m), style.ink, 2, cv2.LINE_AA)
@@ -290,10 +297,81 @@ def draw_face(card: Card | None, style: Style, rng: np.random.Generator) -> NDAr
     return img
 
 
-def random_edition(seed: int) -> dict[str, NDArray[np.uint8]]:
+def photograph(rng: np.random.Generator, w: int, h: int, colour: RGB) -> NDArray[np.uint8]:
+    """A soft picture like a photograph: a horizon between two tones, blurred shapes, grain and a vignette."""
+    y = np.linspace(0, 1, h, dtype=np.float32)[:, None, None]
+    horizon, soft = float(rng.uniform(0.25, 0.75)), float(rng.uniform(0.03, 0.3))
+    upper = (0.5 * np.array(colour) + 0.5 * np.array(_colour(rng, light=True))) / 255.0
+    lower = np.array(_colour(rng, light=False), np.float32) / 255.0
+    t = np.clip((y - horizon) / soft + 0.5, 0, 1)
+    img = np.broadcast_to(upper * (1 - t) + lower * t, (h, w, 3)).astype(np.float32).copy()
+    for _ in range(int(rng.integers(2, 6))):  # things in the picture, out of focus
+        blob = np.zeros((h, w), np.float32)
+        c = (int(rng.uniform(0, w)), int(rng.uniform(0.2, 1.0) * h))
+        cv2.ellipse(blob, c, (int(rng.uniform(0.1, 0.45) * w), int(rng.uniform(0.05, 0.3) * h)),
+                    float(rng.uniform(0, 180)), 0, 360, 1.0, -1, cv2.LINE_AA)
+        shape = cv2.GaussianBlur(blob, (0, 0), float(rng.uniform(1, 8)))[..., None]
+        tone = np.array(colour if rng.random() < 0.4 else _colour(rng), np.float32) / 255.0
+        img = img * (1 - shape) + tone * shape
+    lum = cv2.resize(rng.random((5, 4)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
+    grain = cv2.GaussianBlur(rng.standard_normal((h, w)).astype(np.float32), (0, 0), 0.8)
+    img *= (0.75 + 0.35 * lum + 0.06 * grain)[..., None]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    edge = ((xx / w - 0.5) ** 2 + (yy / h - 0.5) ** 2) * 2
+    img *= (1 - float(rng.uniform(0, 0.5)) * edge)[..., None]
+    return (np.clip(img, 0, 1) * 255).astype(np.uint8)
+
+
+def _full_bleed_face(card: Card, style: Style, colour: RGB, rng: np.random.Generator) -> NDArray[np.uint8]:
+    """A face that is one photograph edge to edge, its value or title printed over it, outlined to stay legible."""
+    w, h = FACE_PX
+    img = photograph(rng, w, h, colour)
+    if style.band:  # a translucent strip behind the print, as many full-art decks have it
+        y0, y1 = (int(h * 0.04), int(h * 0.24)) if rng.random() < 0.5 else (int(h * 0.76), int(h * 0.96))
+        img[y0:y1] = (img[y0:y1] * 0.45 + np.array(colour) * 0.55).astype(np.uint8)
+    value = str(card.km) if card.is_distance else (_code(card) if style.code_on_hazards else "")
+    ink = (245, 245, 240) if rng.random() < 0.6 else style.ink
+    halo = (15, 15, 15) if ink[0] > 128 else (240, 240, 235)
+    place = style.value_place if card.is_distance else "centre"
+    y = {"band": 0.14, "top_left": 0.12}.get(place, 0.5)
+    x = 0.3 if place == "top_left" else 0.5
+    big = (0.16 if place not in ("corners", "mid_only_small") else 0.08) * h * style.value_scale
+    if value:
+        _text(img, value, (w * x, h * y), big if card.is_distance else big * 0.45, ink, style, max_width=w * 0.8,
+              outline=halo)
+    if place in ("corners", "centre_and_corners") and card.is_distance:
+        _text(img, value, (28, 26), 0.055 * h, ink, style, max_width=w * 0.3, outline=halo)
+        _text(img, value, (w - 28, h - 26), 0.055 * h, ink, style, max_width=w * 0.3, outline=halo, angle=2)
+    if style.language and not card.is_distance:
+        _text(img, TITLES[style.language][card], (w / 2, h * 0.86), 0.05 * h, ink, style, max_width=w * 0.85,
+              outline=halo)
+    return img
+
+
+FULL_BLEED_SEEDS = 1_000_000
+"""Seeds of :func:`full_bleed_edition` are drawn apart from :func:`random_edition`'s, so adding the family
+changed none of the editions the reader and the detector were trained with."""
+
+
+def full_bleed_edition(seed: int) -> dict[str, NDArray[np.uint8]]:
+    """Procedural edition ``seed`` drawn full-bleed: every face and the back a photograph to the card's edge.
+
+    Photographic full-art decks have no paper rim to tell a card from the table; the detector must learn
+    them from their shape and shading alone.
+
+    >>> faces = full_bleed_edition(3)
+    >>> faces["distance_25"].shape, int(faces["distance_25"][0].std() > 5)
+    ((311, 200, 3), 1)
+    """
+    return random_edition(FULL_BLEED_SEEDS + seed, full_bleed=True)
+
+
+def random_edition(seed: int, *, full_bleed: bool = False) -> dict[str, NDArray[np.uint8]]:
     """The 19 faces and the back of procedural edition ``seed``, keyed by card id (and ``back``)."""
     rng = np.random.default_rng([seed, 1907])
     style = random_style(rng)
+    if full_bleed:
+        style = Style(**{**style.__dict__, "full_bleed": True, "dark": False})
     faces = {card.value: draw_face(card, style, np.random.default_rng([seed, 1907, i]))
              for i, card in enumerate(Card)}
     faces["back"] = draw_face(None, style, np.random.default_rng([seed, 1907, 99]))

@@ -48,8 +48,24 @@ def edition_levels(edition: Edition, key: Card | None) -> Levels:
     return _CACHE[ck]
 
 
+PHOTOGRAPH_SHARE = 0.25
+"""Share of random faces drawn as a full-bleed photograph rather than shapes on a plain ground."""
+
+
 def random_face(rng: np.random.Generator, w: int = 150, h: int = 233) -> np.ndarray:
-    """A card-shaped thing with random art: colours, shapes and scribbles (teaches 'card', not one edition)."""
+    """A card-shaped thing with random art: colours, shapes and scribbles, or a photograph to its edges
+    (:data:`PHOTOGRAPH_SHARE`; full-art decks have no paper rim), so the detector learns 'card', not one edition."""
+    if rng.random() < PHOTOGRAPH_SHARE:
+        from datasets.art_random import photograph
+
+        colour = tuple(int(v) for v in rng.integers(0, 256, 3))
+        img = photograph(rng, w, h, colour)  # type: ignore[arg-type]
+        if rng.random() < 0.7:
+            text = str(int(rng.choice([25, 50, 75, 100, 200])))
+            ink = (245, 245, 240) if rng.random() < 0.6 else (20, 20, 20)
+            cv2.putText(img, text, (int(w * 0.2), int(h * rng.uniform(0.15, 0.6))), cv2.FONT_HERSHEY_DUPLEX,
+                        float(rng.uniform(0.8, 1.6)), ink, 2, cv2.LINE_AA)
+        return img
     bg = rng.integers(0, 256, 3)
     img = np.empty((h, w, 3), np.uint8)
     img[:] = bg

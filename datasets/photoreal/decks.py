@@ -4,7 +4,7 @@ A detector trained on one edition's art learns that edition; tables play many. W
 ``--edition mixed`` each scene draws its deck: the generic edition (:data:`MIX_GENERIC`), the retro
 design (:data:`MIX_RETRO`, with the generic back), or one of the reader's procedural training editions
 (:func:`datasets.art_random.random_edition`, seeds ``0 … PROCEDURAL_EDITIONS - 1``), each with its own
-back. None of the test editions (``datasets.art_test``) or the reader's development seeds is ever drawn.
+back, or one of as many full-bleed editions (:func:`datasets.art_random.full_bleed_edition`). None of the test editions (``datasets.art_test``) or the reader's development seeds is ever drawn.
 Faces are written once as PNG files under the shared texture cache, where Blender reads them.
 """
 
@@ -22,7 +22,11 @@ MIXED = "mixed"
 """The edition name that asks for a deck drawn per scene."""
 MIX_GENERIC = 0.4
 MIX_RETRO = 0.15
-"""Chances of the generic and the retro deck; the rest of the scenes get a procedural edition."""
+MIX_FULL_BLEED = 0.15
+"""Chances of the generic deck, the retro deck and a full-bleed procedural edition
+(:func:`datasets.art_random.full_bleed_edition`: photographs to the card's edge, no paper rim); the rest
+of the scenes get a procedural edition on paper. Scenes of ``--seed 2`` from 328 on were drawn with the
+full-bleed share (before: none)."""
 PROCEDURAL_EDITIONS = CropRecipe().procedural_editions
 """Procedural editions drawn from: the face reader's training editions."""
 
@@ -38,7 +42,11 @@ def deck_files(edition: str, rng: np.random.Generator, cache: Path) -> tuple[str
     roll = rng.random()
     if roll < MIX_GENERIC:
         return GENERIC, _edition_files(load_edition(GENERIC))
-    name = "retro" if roll < MIX_GENERIC + MIX_RETRO else f"procedural-{int(rng.integers(PROCEDURAL_EDITIONS))}"
+    if roll < MIX_GENERIC + MIX_RETRO:
+        name = "retro"
+    else:
+        family = "bleed" if roll >= 1 - MIX_FULL_BLEED else "procedural"
+        name = f"{family}-{int(rng.integers(PROCEDURAL_EDITIONS))}"
     return name, _drawn_files(name, cache / "decks" / name)
 
 
@@ -70,6 +78,7 @@ def _draw(name: str) -> dict[str, np.ndarray]:
 
         faces = {c.value: np.asarray(render_retro_face(c)) for c in Card}
         return faces | {BACK: load_edition(GENERIC).face(BACK)}
-    from datasets.art_random import random_edition
+    from datasets.art_random import full_bleed_edition, random_edition
 
-    return random_edition(int(name.removeprefix("procedural-")))
+    family, seed = name.rsplit("-", 1)
+    return full_bleed_edition(int(seed)) if family == "bleed" else random_edition(int(seed))

@@ -145,12 +145,12 @@ def test_a_photo_batch_writes_labels_that_agree_with_the_render_and_resumes(tmp_
 
 
 def test_mixed_decks_draw_many_editions_each_with_its_own_faces_and_back(tmp_path):
-    """`--edition mixed`: scenes wear the generic, retro and procedural decks; a named edition draws nothing."""
+    """`--edition mixed`: scenes wear the generic, retro, procedural and full-bleed decks; a named edition draws nothing."""
     rng = np.random.default_rng(3)
     assert deck_files("generic", rng, tmp_path)[0] == "generic"
     assert rng.random() == np.random.default_rng(3).random()  # a named edition left the generator alone
     names = [deck_files(MIXED, np.random.default_rng([7, i]), tmp_path)[0] for i in range(40)]
-    assert "generic" in names and "retro" in names
+    assert "generic" in names and "retro" in names and any(n.startswith("bleed-") for n in names)
     procedural = sorted({n for n in names if n.startswith("procedural-")})
     assert len(procedural) >= 10
     name, files = deck_files(MIXED, np.random.default_rng([7, names.index(procedural[0])]), tmp_path)
