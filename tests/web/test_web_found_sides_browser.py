@@ -52,9 +52,11 @@ def test_the_proposed_zones_await_a_one_tap_confirm(finding_run: CameraRun, brow
         middle = picture["x"] + picture["width"] / 2
         assert east["x"] + east["width"] / 2 > middle > west["x"] + west["width"] / 2
         assert page.locator("#fix-sides").is_visible()
-        page.wait_for_timeout(2500)  # the camera's next pictures, drawn with the zones found
-        # the panel is drawn again whenever the proposal changes (a zone widened as a card lands): the picture is
-        # taken of its place on the page, not of the element, which may be replaced while it is taken
+        page.evaluate("() => { window.confirmButton = document.querySelector('#confirm-sides'); }")
+        page.wait_for_timeout(4500)  # the camera's next pictures and two status polls, drawn with the zones found
+        # the panel is brought up to date in place: the button a finger is on stays the same button
+        assert page.evaluate("() => document.querySelector('#confirm-sides') === window.confirmButton")
+        # the picture is taken of the panel's place on the page (a zone's drawing may change while it is taken)
         panel = page.locator("#found-sides").bounding_box()
         assert panel is not None
         page.screenshot(path=str(screenshots / "borne-found-sides.png"), clip=panel)

@@ -3,7 +3,7 @@
 import { fmt, fmtDecimal, t } from "./i18n.js";
 import { DISTANCE_VALUES } from "./rules.js";
 import { COLOURS, state } from "./state.js";
-import { el, nodes, toast } from "./dom.js";
+import { el, morph, nodes, toast } from "./dom.js";
 import { api, explain, write } from "./api.js";
 import { refresh, source } from "./events.js";
 import { renderGameView } from "./display.js";
@@ -48,12 +48,17 @@ export function cameraImage() {
   return cameraImg;
 }
 
+// The camera panel is brought up to date in place (its buttons read the state when pressed), so a tap on
+// Confirm or a focused button survives the status polled every CAMERA_STATUS_MS; the live hand's panel, whose
+// buttons hold the hand they act on, is drawn again only when what it shows changed.
 export function rerenderCamera() {
   const panel = document.getElementById("camera-panel");
   const live = document.getElementById("live-panel");
   if (panel && (live || !state.liveHand)) {
-    panel.replaceWith(...nodes(cameraPanel()));
-    if (live) live.replaceWith(...nodes(livePanel()));
+    const fresh = cameraPanel();
+    if (fresh) morph(panel, fresh); else panel.remove();
+    const hand = livePanel();
+    if (live && (!hand || hand.outerHTML !== live.outerHTML)) live.replaceWith(...nodes(hand));
   } else if (state.view === "game") renderGameView();
 }
 

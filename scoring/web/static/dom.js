@@ -24,6 +24,23 @@ export function el(tag, attrs, ...children) {
   return node;
 }
 
+// Bring the page's `old` element to look like `fresh` while keeping old's nodes where the two agree (same
+// tag at the same place): a button under a finger, a focused control and a loading picture stay the same
+// element. Old nodes keep their listeners, so use it only where handlers read the state when they run.
+export function morph(old, fresh) {
+  if (old === fresh) return;
+  if (old.nodeType !== fresh.nodeType || old.nodeName !== fresh.nodeName) { old.replaceWith(fresh); return; }
+  if (old.nodeType !== Node.ELEMENT_NODE) { if (old.data !== fresh.data) old.data = fresh.data; return; }
+  for (const { name } of [...old.attributes]) if (name !== "style" && !fresh.hasAttribute(name)) old.removeAttribute(name);
+  for (const { name, value } of [...fresh.attributes]) {
+    if (name !== "style" && old.getAttribute(name) !== value) old.setAttribute(name, value);
+  }
+  if (old.style && old.style.cssText !== fresh.style.cssText) old.style.cssText = fresh.style.cssText;
+  const was = [...old.childNodes], now = [...fresh.childNodes];
+  if (was.length !== now.length) { old.replaceChildren(...now); return; }
+  was.forEach((node, i) => morph(node, now[i]));
+}
+
 export const SVG_NS = "http://www.w3.org/2000/svg";
 export function svg(tag, attrs, ...children) {
   const node = document.createElementNS(SVG_NS, tag);
