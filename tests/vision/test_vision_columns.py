@@ -91,3 +91,29 @@ def test_the_tracker_flags_a_column_that_keeps_reading_as_two_values_once():
     (flag,) = frame(7, mixed)
     assert flag.side == "South" and flag.card is None and "50 and 100" in flag.message
     assert len(frame(30, mixed)) == 1  # flagged once, not every frame
+
+
+SOUTH = TableLayout.from_json({"sides": [
+    {"side": "South", "zone": [[-50, 0], [400, 0], [400, 400], [-50, 400]], "up": [0.0, -1.0]}]})
+
+
+def test_a_strip_no_box_found_between_two_of_its_columns_boxes_is_counted():
+    cards = column(0, [(Card.DISTANCE_100, 0.9)] * 5)
+    missed = cards[:2] + cards[3:]  # the third card's strip went unboxed (a thin strip, a finger's shadow)
+    (col,) = read_columns(missed, UP, LENGTH)
+    assert len(col.unboxed) == 1
+    (found,) = col.unboxed
+    assert found.card is Card.DISTANCE_100 and abs(found.centre[1] - cards[2].centre[1]) < 2
+    side = take_census(missed, SOUTH).to_json()["sides"][0]
+    assert side["distance"]["100"] == 5
+    # a column whose strips all stand a strip apart has none to add, whatever their step
+    (col,) = read_columns(column(0, [(Card.DISTANCE_50, 0.9)] * 4), UP, LENGTH)
+    assert col.unboxed == ()
+
+
+def test_a_strip_boxed_twice_is_counted_once():
+    cards = column(0, [(Card.DISTANCE_75, 0.9)] * 4)
+    again = Sighting(cards[1].corners + np.array([1.5, 2.0]), True, Card.DISTANCE_75, 0.5)  # the same strip, boxed again
+    (col,) = read_columns(cards + [again], UP, LENGTH)
+    assert col.doubled == (again,) and len(col.cards) == 4
+    assert take_census(cards + [again], SOUTH).to_json()["sides"][0]["distance"]["75"] == 4

@@ -28,10 +28,21 @@ def test_a_faint_box_across_a_columns_strips_and_a_fragment_are_not_cards_of_the
     whole = Sighting(box(600, 575, 662), True, Card.DISTANCE_50, 0.95)
     across = Sighting(box(590, 510, 560, w=40), True, Card.DISTANCE_50, 0.45)
     beside = Sighting(box(700, 500, 587), True, Card.DISTANCE_75, 0.4)  # faint, but a card of its own
-    fragment = Sighting(box(900, 500, 500 + FRAGMENT_SHARE * 80, w=20), True, Card.DISTANCE_25, 0.9)
+    fragment = Sighting(box(660, 600, 600 + FRAGMENT_SHARE * 80, w=20), True, Card.DISTANCE_25, 0.9)  # among cards
     pile = Sighting(box(300, 300, 387), False, None, 0.3)  # face down: always kept
     kept = cards_of_their_own([*strips, whole, across, beside, fragment, pile])
     assert [id(s) for s in kept] == [id(s) for s in [*strips, whole, beside, pile]]
+
+
+def test_a_strip_on_the_far_side_of_a_tilted_picture_is_a_card_of_its_own():
+    """The camera's tilt makes far cards shorter: a far strip is measured against the far cards, not the near."""
+    near = [Sighting(box(300 + 80 * k, 600, 700, w=64), True, Card.DISTANCE_25, 0.9) for k in range(6)]  # 100 px long
+    far_whole = Sighting(box(600, 120, 195, w=48), True, Card.DISTANCE_50, 0.9)  # 75 px long up there
+    far_strip = Sighting(box(600, 100, 114, w=0.44 * 100), True, Card.DISTANCE_50, 0.6)  # 44 px: a fragment near by
+    kept = cards_of_their_own([*near, far_whole, far_strip])
+    assert id(far_strip) in map(id, kept)
+    near_fragment = Sighting(box(700, 500, 514, w=0.44 * 100), True, Card.DISTANCE_25, 0.6)
+    assert id(near_fragment) not in map(id, cards_of_their_own([*near, near_fragment]))
 
 
 def test_detect_counts_a_column_once_however_many_boxes_lie_across_it():

@@ -122,7 +122,11 @@ def take_census(sightings: Sequence[Sighting], layout: TableLayout) -> TableCens
         # distance columns: a strip is boxed across its card, so its box looks sideways; only a safety's matters
         columns = read_columns([s for s in seen if s.card is None or s.card.is_distance], up, card_length)
         read_as = {id(old): new for column in columns for old, new in zip(column.seen, column.cards, strict=True)}
-        seen = [read_as.get(id(s), s) for s in seen]
+        doubled = {id(s) for column in columns for s in column.doubled}
+        sideways = [w for s, w in zip(seen, sideways, strict=True) if id(s) not in doubled]
+        seen = [read_as.get(id(s), s) for s in seen if id(s) not in doubled]
+        unboxed = [s for column in columns for s in column.unboxed]
+        seen, sideways = seen + unboxed, sideways + [False] * len(unboxed)
         placed = tuple(PlacedCard(sighting=s, sideways=w) for s, w in zip(seen, sideways, strict=True))
         sides.append(SideCensus(side=zone.side, cards=placed, mixed_columns=tuple(c for c in columns if c.mixed)))
     return TableCensus(sides=tuple(sides), draw_pile=draw_pile, unassigned=tuple(unassigned))

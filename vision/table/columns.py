@@ -28,6 +28,12 @@ ACROSS_SHARE = 0.45
 across the side's up (a column is laid by hand, a little crooked)."""
 ALONG_GAP = 1.3
 """Boxes further apart along the side's up than this many card lengths are two columns in one line."""
+STRIP_SHARE = 0.6
+"""A column's box shorter than this share of a card's length along the side's up is a strip (a whole card
+shows its length)."""
+GAP_PITCHES = 1.6
+"""Two boxes of a column whose top edges lie this many strips apart or more have a strip between them that no
+box found: counted (each card of a column is laid one strip lower than the one before)."""
 MINORITY_WEIGHT = 0.35
 """A value read on some of a column's cards whose weight is at most this share of the column's is a
 misreading of its strips, and takes the column's value; above it the column is mixed and flagged."""
@@ -45,6 +51,12 @@ class Column:
     """The column's distance card, ``None`` when none of its cards could be read."""
     mixed: bool
     """Its cards read as different values, each with real weight: counted as read, and flagged."""
+    doubled: tuple[Sighting, ...] = ()
+    """Boxes whose top edge lies within half a strip of a surer box's of the column: the same card boxed
+    twice (a box across two strips, a strip boxed again), not counted."""
+    unboxed: tuple[Sighting, ...] = ()
+    """Strips the column shows between two of its boxes where no box was found (:func:`unboxed_strips`),
+    with the column's value: counted with its cards."""
 
     @property
     def values(self) -> tuple[Card, ...]:
@@ -104,11 +116,78 @@ def read_column(cards: Sequence[Sighting], card_length: float) -> Column:
 
 
 def read_columns(boxes: Sequence[Sighting], up: NDArray[np.floating] | None, card_length: float) -> list[Column]:
-    """A side's columns, from its face-up boxes laid the normal way that are distance cards or unread.
+    """A side's columns, from its face-up boxes laid the normal way that are distance cards or unread, with
+    the strips between their boxes that no box found (where the column's value is clear).
 
     Columns with no distance card read in them are left as they are (an unread card alone is not a
     distance card).
     """
     if up is None or not boxes:
         return []
-    return [read_column(c, card_length) for c in group_columns(boxes, up, card_length)]
+    groups = group_columns(boxes, up, card_length)
+    u = np.asarray(up, dtype=np.float64) / (float(np.linalg.norm(up)) or 1.0)
+    pitch = strip_pitch(groups, u, card_length)
+    columns = []
+    for group in groups:
+        kept, doubled = boxed_once(group, u, pitch)
+        column = replace(read_column(kept, card_length), doubled=doubled)
+        if pitch > 0 and column.value is not None and not column.mixed:
+            column = replace(column, unboxed=unboxed_strips(kept, u, pitch, column.value))
+        columns.append(column)
+    return columns
+
+
+def boxed_once(column: Sequence[Sighting], up: NDArray[np.float64], pitch: float) -> tuple[list[Sighting], tuple[Sighting, ...]]:
+    """The column's boxes (top card first) with each card boxed once, and the boxes dropped: of boxes whose
+    top edges lie within half a strip of each other, the surest (each card of a column lies a strip lower
+    than the one before)."""
+    if pitch <= 0:
+        return list(column), ()
+    kept: list[Sighting] = []
+    doubled: list[Sighting] = []
+    for s in sorted(column, key=lambda s: -s.confidence):
+        top = float((np.asarray(s.corners) @ up).max())
+        if any(abs(top - float((np.asarray(k.corners) @ up).max())) < pitch / 2 for k in kept):
+            doubled.append(s)
+        else:
+            kept.append(s)
+    order = {id(s): i for i, s in enumerate(column)}
+    return sorted(kept, key=lambda s: order[id(s)]), tuple(doubled)
+
+
+def strip_pitch(columns: Sequence[Sequence[Sighting]], up: NDArray[np.float64], card_length: float) -> float:
+    """How far apart along ``up`` a side's columns lay their cards, in pixels (0: no two boxes of a column say):
+    the median step between the top edges of a column's neighbouring boxes, of those under
+    :data:`STRIP_SHARE` of a card's length (a strip's box runs a few pixels past its strip; top edges move by
+    whole strips)."""
+    steps = []
+    for column in columns:
+        tops = [float((np.asarray(s.corners) @ up).max()) for s in column]
+        steps += [a - b for a, b in zip(tops, tops[1:], strict=False) if 0 < a - b < STRIP_SHARE * card_length]
+    return float(np.median(steps)) if steps else 0.0
+
+
+def unboxed_strips(column: Sequence[Sighting], up: NDArray[np.float64], pitch: float, value: Card) -> tuple[Sighting, ...]:
+    """The strips of a column (top card first along ``up``) that lie between two of its boxes with no box of
+    their own: where two boxes' top edges lie :data:`GAP_PITCHES` strips apart or more, each strip between,
+    drawn as the upper box moved down by whole strips (each strip ``pitch`` pixels along ``up``).
+
+    >>> strip = lambda top: Sighting(np.array([[0, top], [56, top], [56, top - 20], [0, top - 20.0]]), True, Card.DISTANCE_50, 0.8)
+    >>> found = unboxed_strips([strip(300), strip(280), strip(240)], np.array([0, 1.0]), 20.0, Card.DISTANCE_50)
+    >>> [float(s.corners[:, 1].max()) for s in found], found[0].card.value
+    ([260.0], 'distance_50')
+    """
+    out: list[Sighting] = []
+    tops = [float((np.asarray(s.corners) @ up).max()) for s in column]
+    for upper, top, below in zip(column, tops, tops[1:], strict=False):
+        gap = top - below
+        if gap < GAP_PITCHES * pitch:
+            continue
+        missing = int(round(gap / pitch)) - 1
+        step = gap / (missing + 1)
+        corners = np.asarray(upper.corners, dtype=np.float64)
+        # the upper box cut to one strip below its top edge (a box of the column may run longer)
+        cut = corners + up[None, :] * np.maximum(0.0, (top - corners @ up) - pitch)[:, None]
+        for k in range(1, missing + 1):
+            out.append(Sighting(cut - up[None, :] * (k * step), True, value, float(upper.confidence) * 0.5))
+    return tuple(out)

@@ -37,7 +37,7 @@ from vision.geometry import long_axis
 from vision.read.crops import CARD_ASPECT
 from vision.read.sighting import Sighting
 from vision.table.layout import SideZone, TableLayout
-from vision.table.own_cards import card_length, cards_of_their_own, long_side
+from vision.table.own_cards import card_length, cards_of_their_own, local_card_lengths
 
 MAX_SIDES = 4
 MIN_SIDE_SHARE = 0.12
@@ -63,9 +63,6 @@ WHOLE_LENGTH = 0.85
 """... and at least this share of a card's length in the picture (a strip's long side is the card's width)."""
 PAST_WIDTH = 1.15
 """A box whose long side is this many times a card's width (in the picture) or more runs along the card."""
-NEIGHBOURHOOD = 2.0
-"""A card's length in the picture is taken among the boxes this many card lengths around it (a column's strips
-lie beside its whole card; the camera's tilt makes the far side's cards shorter)."""
 PILE_CLEARANCE = 1.15
 """Cards within this many card lengths of the draw pile do not say where anyone sits: most of the discard
 pile lies as near (a side's cards lie further out but for one in a few dozen)."""
@@ -106,7 +103,7 @@ def sides_placed(sightings: Sequence[Sighting], width: int, height: int) -> Tabl
     # distance cards are never laid across (battle piles and safeties may be): where enough are read, they
     # say; a column's strip is boxed across its card, so its short side is the one along the card (a card's
     # length is taken among its neighbours: the camera's tilt makes near cards longer than far ones)
-    lengths = _local_lengths(face_up, length)
+    lengths = local_card_lengths(face_up, length)
     along = [along_card(s.corners, n) for s, n in zip(face_up, lengths, strict=True)]
     pointing = np.array(_pointing(along, centres, middle))
     asked = from_pile >= PILE_CLEARANCE
@@ -182,15 +179,6 @@ def _whole(corners: NDArray[np.float64], card_length: float) -> bool:
     sides = np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1)
     short, long = sorted(((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2))
     return bool(long > 0 and short / long >= WHOLE_ASPECT and long >= WHOLE_LENGTH * card_length)
-
-
-def _local_lengths(face_up: Sequence[Sighting], length: float) -> list[float]:
-    """Each box's card length where it lies: the longest box side among the boxes within
-    :data:`NEIGHBOURHOOD` card lengths of it."""
-    centres = np.array([s.centre for s in face_up])
-    longs = np.array([long_side(s) for s in face_up])
-    near = np.linalg.norm(centres[:, None] - centres[None, :], axis=2) <= NEIGHBOURHOOD * length
-    return [float(longs[row].max()) for row in near]
 
 
 def _middle_of(centres: NDArray[np.float64]) -> NDArray[np.float64]:

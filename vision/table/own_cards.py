@@ -16,9 +16,15 @@ STRADDLE_SHARE = 0.8
 the strips of a column, read faintly as one of them): it is not a card of its own. The visible parts of
 different cards barely overlap."""
 FRAGMENT_SHARE = 0.45
-"""A face-up box whose longest side is under this share of a card's length in the frame is neither a
+"""A face-up box whose longest side is under this share of a card's length where it lies is neither a
 card nor a column's strip (whose long side is a card's width, 0.64 of its length): a fragment, often a
 second box across a seam."""
+NEIGHBOURHOOD = 2.0
+"""A card's length in the picture is taken among the boxes this many card lengths around it (a column's strips
+lie beside its whole card)."""
+FARTHEST = 0.75
+"""... and at least this share of the frame's card length (a neighbourhood of strips alone shows no card's
+length; the far side of a tilted picture shows cards about 0.8 as long as the near side)."""
 FULL_CARD_QUANTILE = 90
 """Whole cards show their long side and a column's strips the short one: this percentile of the boxes'
 long sides is a whole card's length in the frame."""
@@ -40,10 +46,24 @@ def cards_of_their_own(sightings: Sequence[Sighting]) -> tuple[Sighting, ...]:
     fragments (:data:`FRAGMENT_SHARE`); face-down boxes are all kept."""
     length = card_length(sightings)
     straddling = _straddling(sightings)
+    face_up = [s for s in sightings if s.face_up]
+    near = dict(zip(map(id, face_up), local_card_lengths(face_up, length), strict=True)) if length is not None else {}
     return tuple(
         s for s in sightings
-        if not s.face_up or (id(s) not in straddling and (length is None or long_side(s) >= FRAGMENT_SHARE * length))
+        if not s.face_up or (id(s) not in straddling and (
+            length is None or long_side(s) >= FRAGMENT_SHARE * float(np.clip(near[id(s)], FARTHEST * length, length))))
     )
+
+
+def local_card_lengths(face_up: Sequence[Sighting], length: float) -> list[float]:
+    """Each box's card length where it lies: the longest box side among the boxes within
+    :data:`NEIGHBOURHOOD` card lengths (``length``) of it (the camera's tilt makes the far side's cards shorter)."""
+    if not face_up:
+        return []
+    centres = np.array([s.centre for s in face_up])
+    longs = np.array([long_side(s) for s in face_up])
+    near = np.linalg.norm(centres[:, None] - centres[None, :], axis=2) <= NEIGHBOURHOOD * length
+    return [float(longs[row].max()) for row in near]
 
 
 def _straddling(sightings: Sequence[Sighting]) -> set[int]:
