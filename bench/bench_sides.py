@@ -48,6 +48,11 @@ def census_exact(census: SideCensus, truth: dict[str, Any]) -> bool:
     return bool((side["distance"], side["safeties"]) == (truth["distance"], truth["safeties"]))
 
 
+def played_nothing(truth: dict[str, Any]) -> bool:
+    """Whether a side has no distance card and no safety on the table (its census, found or not, is empty)."""
+    return not any(truth["distance"].values()) and not truth["safeties"]
+
+
 def pairing(truth: dict[str, Any], found: TableLayout) -> dict[str, str | None]:
     """Each true side's found side: the one-to-one pairing that puts most of the true sides' cards in the
     found zones."""
@@ -101,7 +106,8 @@ def main() -> None:
                             np.asarray(c["corners"]).mean(axis=0), zone.zone)
                 tally["sides"] += 1
                 tally["exact, true zones"] += census_exact(with_true[side["side"]], side)
-                tally["exact, found zones"] += paired is not None and census_exact(with_found[paired], side)
+                # a side with nothing on the table is found by no one, and counted as nothing: its census is exact
+                tally["exact, found zones"] += census_exact(with_found[paired], side) if paired is not None else played_nothing(side)
     print(f"sides found by `borne detect` without a layout, on {', '.join(str(f) for f in args.photos)}")
     for n in sorted(by_count):
         t = by_count[n]
