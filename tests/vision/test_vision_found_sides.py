@@ -195,3 +195,20 @@ def test_a_third_side_between_two_facing_ones_is_there_from_its_first_distance_c
 def test_two_facing_sides_stay_two_whatever_they_lay_across():
     seen, centres = table([90.0, 270.0], turn=10.0)  # each has a safety laid across (a coup fourré)
     assert len(find_sides(seen, W, H).sides) == 2
+
+
+def test_a_safety_across_at_a_rows_end_past_the_bisector_stays_with_its_side():
+    """Round a square table a side's row runs to its player's side: a safety laid across at the row's end lies
+    past the bisector between its seat and the next one, pointing at that next seat; where the zones part is
+    decided by whole rows."""
+    seen = [card(MIDDLE, np.array([0.0, 1.0]), None, face_up=False)]
+    north = [MIDDLE + np.array([x, -200.0]) for x in (-160.0, -100.0, -40.0)]
+    seen += [card(c, np.array([0.0, 1.0]), v) for c, v in zip(north, (Card.DISTANCE_25, Card.DISTANCE_50, Card.DISTANCE_100))]
+    battle = MIDDLE + np.array([-220.0, -200.0])  # 222° from the middle: on West's side of the 225° bisector
+    seen.append(card(battle, np.array([0.0, 1.0]), Card.DRIVING_ACE, across=True))
+    west = [MIDDLE + np.array([-300.0, y]) for y in (-30.0, 30.0, 90.0)]
+    seen += [card(c, np.array([1.0, 0.0]), v) for c, v in zip(west, (Card.DISTANCE_75, Card.DISTANCE_50, Card.DISTANCE_200))]
+    layout = find_sides(seen, W, H)
+    assert [s.side for s in layout.sides] == ["North", "West"]
+    assert {layout.side_at(c) for c in [*north, battle]} == {"North"}
+    assert {layout.side_at(c) for c in west} == {"West"}
