@@ -348,6 +348,56 @@ def _full_bleed_face(card: Card, style: Style, colour: RGB, rng: np.random.Gener
     return img
 
 
+BACK_WORDS = ("MILLE BORNES", "1000 BORNES", "MILLE", "BORNES", "1000", "ROAD RACE", "MB")
+BACK_PATTERNS = ("lattice", "stripes", "tiles", "rings")
+
+
+def printed_back(rng: np.random.Generator) -> NDArray[np.uint8]:
+    """A deck's back as printers make them: a repeated pattern in two or three inks, often a rim and an emblem
+    with the game's name in the middle; what the draw pile shows, face down.
+
+    >>> back = printed_back(np.random.default_rng(1))
+    >>> back.shape, int(back.std() > 10)
+    ((311, 200, 3), 1)
+    """
+    w, h = FACE_PX
+    ground, ink = _colour(rng, light=bool(rng.random() < 0.3)), _colour(rng)
+    img = np.empty((h, w, 3), np.uint8)
+    img[:] = ground
+    step = int(rng.integers(10, 34))
+    pattern = str(rng.choice(BACK_PATTERNS))
+    thick = int(rng.integers(1, max(2, step // 3)))
+    if pattern == "lattice":
+        for k in range(-h, w + h, step):
+            cv2.line(img, (k, 0), (k + h, h), ink, thick, cv2.LINE_AA)
+            cv2.line(img, (k, h), (k + h, 0), ink, thick, cv2.LINE_AA)
+    elif pattern == "stripes":
+        slope = float(rng.choice([0.0, 1.0, -1.0]))
+        for k in range(-h, w + h, step):
+            cv2.line(img, (k, 0), (int(k + slope * h), h), ink, thick, cv2.LINE_AA)
+    elif pattern == "tiles":
+        r = max(2, step // 3)
+        for y in range(step // 2, h, step):
+            for x in range(step // 2 + (step // 2 if (y // step) % 2 else 0), w, step):
+                cv2.circle(img, (x, y), r, ink, -1 if rng.random() < 0.7 else thick, cv2.LINE_AA)
+    else:
+        for r in range(step, int(np.hypot(w, h)), step):
+            cv2.circle(img, (w // 2, h // 2), r, ink, thick, cv2.LINE_AA)
+    if rng.random() < 0.7:  # a rim, white or an ink of its own
+        rim = (245, 245, 240) if rng.random() < 0.5 else _colour(rng)
+        cv2.rectangle(img, (0, 0), (w - 1, h - 1), rim, int(rng.integers(6, 18)))
+    if rng.random() < 0.75:  # an emblem with the game's name
+        emblem, text = _colour(rng), (245, 245, 240) if rng.random() < 0.6 else (20, 20, 20)
+        axes = (int(w * rng.uniform(0.3, 0.45)), int(h * rng.uniform(0.12, 0.3)))
+        cv2.ellipse(img, (w // 2, h // 2), axes, 0, 0, 360, emblem, -1, cv2.LINE_AA)
+        style = Style(paper=ground, ink=ink, dark=False, group_colours={}, distance_colours={},
+                      typeface=int(rng.choice(TYPEFACES)), italic=bool(rng.random() < 0.3), outlined=False,
+                      value_place="centre", value_scale=1.0, border="none", band=False, language=None,
+                      illustration="plain", code_on_hazards=False, km_suffix=False)
+        _text(img, str(rng.choice(BACK_WORDS)), (w / 2, h / 2), 0.06 * h, text, style, max_width=axes[0] * 1.7)
+    return img
+
+
 FULL_BLEED_SEEDS = 1_000_000
 """Seeds of :func:`full_bleed_edition` are drawn apart from :func:`random_edition`'s, so adding the family
 changed none of the editions the reader and the detector were trained with."""

@@ -26,7 +26,8 @@ MIX_FULL_BLEED = 0.15
 """Chances of the generic deck, the retro deck and a full-bleed procedural edition
 (:func:`datasets.art_random.full_bleed_edition`: photographs to the card's edge, no paper rim); the rest
 of the scenes get a procedural edition on paper. Scenes of ``--seed 2`` from 328 on were drawn with the
-full-bleed share (before: none)."""
+full-bleed share (before: none), and from scene 340 on the procedural decks on paper show a printed back
+(:func:`datasets.art_random.printed_back`; before: their own back of shapes on a plain ground)."""
 PROCEDURAL_EDITIONS = CropRecipe().procedural_editions
 """Procedural editions drawn from: the face reader's training editions."""
 
@@ -64,21 +65,26 @@ def _drawn_files(name: str, folder: Path) -> dict[str, Path]:
     if all(f.is_file() for f in files.values()):
         return files
     folder.mkdir(parents=True, exist_ok=True)
-    for key, rgb in _draw(name).items():
+    for key, rgb in deck_faces(name).items():
         part = folder / f"{key}.part.png"
         cv2.imwrite(str(part), np.ascontiguousarray(rgb[..., ::-1]))
         part.replace(folder / f"{key}.png")
     return files
 
 
-def _draw(name: str) -> dict[str, np.ndarray]:
+def deck_faces(name: str) -> dict[str, np.ndarray]:
+    """The faces and back (RGB, by card id and ``back``) of a drawn deck: ``retro``, ``procedural-N`` or ``bleed-N``."""
     if name == "retro":
         from datasets.art_retro import render_retro_face
         from scoring.cards import Card
 
         faces = {c.value: np.asarray(render_retro_face(c)) for c in Card}
         return faces | {BACK: load_edition(GENERIC).face(BACK)}
-    from datasets.art_random import full_bleed_edition, random_edition
+    from datasets.art_random import full_bleed_edition, printed_back, random_edition
 
     family, seed = name.rsplit("-", 1)
-    return full_bleed_edition(int(seed)) if family == "bleed" else random_edition(int(seed))
+    if family == "bleed":
+        return full_bleed_edition(int(seed))
+    # a printed back (a pattern, a rim, the game's name) for the procedural decks on paper: the reader's own
+    # training editions keep theirs, and the draw pile looks like the backs real decks have
+    return random_edition(int(seed)) | {BACK: printed_back(np.random.default_rng([int(seed), 4242]))}

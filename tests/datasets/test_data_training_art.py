@@ -1,11 +1,14 @@
-"""Full-bleed editions: decks whose pictures run to the card's edge, so the detector cannot lean on a paper rim."""
+"""The training decks' art beyond the reader's editions: full-bleed editions (pictures to the card's edge, so the
+detector cannot lean on a paper rim) and printed backs (the draw pile as real decks show it)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from datasets.art_random import full_bleed_edition, random_edition
+from datasets.art_random import full_bleed_edition, printed_back, random_edition
+from datasets.edition import BACK
 from datasets.faces import random_face
+from datasets.photoreal.decks import deck_faces
 
 
 def _rim(face: np.ndarray, px: int = 3) -> np.ndarray:
@@ -33,3 +36,13 @@ def test_random_faces_are_sometimes_photographs_to_their_edges():
     colours = [len(np.unique(random_face(rng).reshape(-1, 3), axis=0)) for _ in range(60)]
     photographs = sum(n > 5000 for n in colours)  # grain and soft shading: a colour nearly every pixel
     assert 5 <= photographs <= 30, sorted(colours)
+
+
+def test_the_photo_real_mix_prints_a_back_on_its_procedural_decks_and_leaves_the_readers_editions_alone():
+    drawn = deck_faces("procedural-12")
+    own = random_edition(12)
+    assert all(np.array_equal(drawn[k], own[k]) for k in own if k != BACK)
+    assert not np.array_equal(drawn[BACK], own[BACK])
+    assert np.array_equal(drawn[BACK], deck_faces("procedural-12")[BACK])  # the same deck, the same back
+    backs = [printed_back(np.random.default_rng([seed, 4242])) for seed in range(12)]
+    assert len({b.tobytes() for b in backs}) == 12 and all(b.shape == own[BACK].shape for b in backs)
