@@ -234,13 +234,12 @@ def draw_face(card: Card | None, style: Style, rng: np.random.Generator) -> NDAr
     img[:] = style.paper
     if card is None:
         back = _colour(rng)
+        if style.full_bleed:  # the back is a photograph to its edges too
+            return photograph(rng, w, h, back)
         img[:] = back
         for _ in range(int(rng.integers(4, 12))):
             _illustrate(img, rng, (0, 0, w, h), _colour(rng), Style(**{**style.__dict__, "illustration": "shapes"}))
-        if style.full_bleed:  # the back is a photograph to its edges too
-            img[:] = photograph(rng, w, h, back)
-        else:
-            cv2.rectangle(img, (8, 8), (w - 9, h - 9), style.paper, int(rng.integers(2, 8)))
+        cv2.rectangle(img, (8, 8), (w - 9, h - 9), style.paper, int(rng.integers(2, 8)))
         return img
     colour = style.distance_colours[card] if card.is_distance else style.group_colours[card.group]
     if style.full_bleed:

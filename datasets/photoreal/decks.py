@@ -3,8 +3,9 @@
 A detector trained on one edition's art learns that edition; tables play many. With
 ``--edition mixed`` each scene draws its deck: the generic edition (:data:`MIX_GENERIC`), the retro
 design (:data:`MIX_RETRO`, with the generic back), or one of the reader's procedural training editions
-(:func:`datasets.art_random.random_edition`, seeds ``0 … PROCEDURAL_EDITIONS - 1``), each with its own
-back, or one of as many full-bleed editions (:func:`datasets.art_random.full_bleed_edition`). None of the test editions (``datasets.art_test``) or the reader's development seeds is ever drawn.
+(:func:`datasets.art_random.random_edition`, seeds ``0 … PROCEDURAL_EDITIONS - 1``) with a printed back, or
+one of as many full-bleed editions (:func:`datasets.art_random.full_bleed_edition`). None of the test editions
+(``datasets.art_test``) or the reader's development seeds is ever drawn.
 Faces are written once as PNG files under the shared texture cache, where Blender reads them.
 """
 

@@ -34,6 +34,8 @@ shows its length)."""
 GAP_PITCHES = 1.6
 """Two boxes of a column whose top edges lie this many strips apart or more have a strip between them that no
 box found: counted (each card of a column is laid one strip lower than the one before)."""
+UNBOXED_SURENESS = 0.5
+"""A strip counted with no box of its own is this share as sure as the box above it."""
 MINORITY_WEIGHT = 0.35
 """A value read on some of a column's cards whose weight is at most this share of the column's is a
 misreading of its strips, and takes the column's value; above it the column is mixed and flagged."""
@@ -146,8 +148,8 @@ def boxed_once(column: Sequence[Sighting], up: NDArray[np.float64], pitch: float
     kept: list[Sighting] = []
     doubled: list[Sighting] = []
     for s in sorted(column, key=lambda s: -s.confidence):
-        top = float((np.asarray(s.corners) @ up).max())
-        if any(abs(top - float((np.asarray(k.corners) @ up).max())) < pitch / 2 for k in kept):
+        top = top_edge(s, up)
+        if any(abs(top - top_edge(k, up)) < pitch / 2 for k in kept):
             doubled.append(s)
         else:
             kept.append(s)
@@ -162,7 +164,7 @@ def strip_pitch(columns: Sequence[Sequence[Sighting]], up: NDArray[np.float64], 
     whole strips)."""
     steps = []
     for column in columns:
-        tops = [float((np.asarray(s.corners) @ up).max()) for s in column]
+        tops = [top_edge(s, up) for s in column]
         steps += [a - b for a, b in zip(tops, tops[1:], strict=False) if 0 < a - b < STRIP_SHARE * card_length]
     return float(np.median(steps)) if steps else 0.0
 
@@ -178,7 +180,7 @@ def unboxed_strips(column: Sequence[Sighting], up: NDArray[np.float64], pitch: f
     ([260.0], 'distance_50')
     """
     out: list[Sighting] = []
-    tops = [float((np.asarray(s.corners) @ up).max()) for s in column]
+    tops = [top_edge(s, up) for s in column]
     for upper, top, below in zip(column, tops, tops[1:], strict=False):
         gap = top - below
         if gap < GAP_PITCHES * pitch:
@@ -189,5 +191,10 @@ def unboxed_strips(column: Sequence[Sighting], up: NDArray[np.float64], pitch: f
         # the upper box cut to one strip below its top edge (a box of the column may run longer)
         cut = corners + up[None, :] * np.maximum(0.0, (top - corners @ up) - pitch)[:, None]
         for k in range(1, missing + 1):
-            out.append(Sighting(cut - up[None, :] * (k * step), True, value, float(upper.confidence) * 0.5))
+            out.append(Sighting(cut - up[None, :] * (k * step), True, value, float(upper.confidence) * UNBOXED_SURENESS))
     return tuple(out)
+
+
+def top_edge(box: Sighting, up: NDArray[np.float64]) -> float:
+    """How far along ``up`` (towards the middle) a box's top edge lies: a column's card's end that stays in view."""
+    return float((np.asarray(box.corners) @ up).max())
