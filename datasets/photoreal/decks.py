@@ -26,8 +26,8 @@ MIX_RETRO = 0.15
 MIX_FULL_BLEED = 0.15
 """Chances of the generic deck, the retro deck and a full-bleed procedural edition
 (:func:`datasets.art_random.full_bleed_edition`: photographs to the card's edge, no paper rim); the rest
-of the scenes get a procedural edition on paper. Scenes of ``--seed 2`` from 328 on were drawn with the
-full-bleed share (before: none), and from scene 340 on the procedural decks on paper show a printed back
+of the scenes get a procedural edition on paper. Scenes of ``--seed 2`` from 332 on were drawn with the
+full-bleed share (before: none), and from scene 336 on the procedural decks on paper show a printed back
 (:func:`datasets.art_random.printed_back`; before: their own back of shapes on a plain ground)."""
 PROCEDURAL_EDITIONS = CropRecipe().procedural_editions
 """Procedural editions drawn from: the face reader's training editions."""
