@@ -35,6 +35,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="epochs of learning-rate warm-up (default 3; 0 to fine-tune from --start-from)")
     p.add_argument("--optimizer", default="auto", choices=("auto", "SGD", "AdamW"),
                    help="auto: AdamW at ultralytics' own rate, lr0 ignored (default); SGD to fine-tune at --lr0")
+    p.add_argument("--freeze-layers", type=int, default=0, metavar="N",
+                   help="hold the model's first N layers as they start (11: YOLO11n's backbone; default 0: none)")
     p.add_argument("--freeze-norms", action="store_true",
                    help="keep the batch norms as they are in use while training (to fine-tune from --start-from)")
     p.add_argument("--batch", type=int, default=8)
@@ -162,7 +164,7 @@ def _detector(args: argparse.Namespace) -> int:
         epochs=args.epochs, batch=args.batch, workers=args.workers, device=args.device, start_from=args.start_from,
         tile_shares=tuple(args.tile_share or [1.0]), lr0=args.lr0, warmup_epochs=args.warmup_epochs,
         photos=tuple(str(Path(f)) for f in args.photos), optimizer=args.optimizer,
-        freeze_norms=args.freeze_norms,
+        freeze_norms=args.freeze_norms, freeze_layers=args.freeze_layers,
     )
     out = train_detector(recipe, build_dir=Path(args.build), models_dir=Path(args.models))
     print(f"wrote {out}")

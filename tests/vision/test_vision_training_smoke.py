@@ -20,7 +20,7 @@ def test_a_tiny_training_run_exports_a_model_the_runtime_can_use(tmp_path):
         from pathlib import Path
         from vision.training.detector import DetectorRecipe, train_detector
         recipe = DetectorRecipe(name="smoke", train_scenes=4, val_scenes=2, epochs=1, imgsz=320, batch=2,
-                                workers=0, width=640, height=480)
+                                workers=0, width=640, height=480, freeze_layers=2)
         print(train_detector(recipe, build_dir=Path({str(tmp_path / 'build')!r}),
                              models_dir=Path({str(tmp_path / 'models')!r}), progress=False))
         """
@@ -33,6 +33,7 @@ def test_a_tiny_training_run_exports_a_model_the_runtime_can_use(tmp_path):
     assert model.is_file()
     record = json.loads((tmp_path / "models" / "smoke.train.json").read_text())
     assert record["recipe"]["epochs"] == 1 and record["model_yaml"] == "yolo11n-obb.yaml"
+    assert record["frozen_layers"] == ["model.0", "model.1"]  # held as they started; the rest learnt
     assert (tmp_path / "build" / "ultralytics-config").is_dir()
     assert not (tmp_path / ".config" / "Ultralytics").exists()
     detector = OnnxCardDetector(model, DecodeSettings(conf_threshold=0.0))

@@ -66,6 +66,9 @@ class DetectorRecipe:
     a column are learnt at the scale ``detect`` enlarges them to."""
     photo_val_every: int = PHOTO_VAL_EVERY
     """Every this-many-th photo-real scene goes to validation instead of training."""
+    freeze_layers: int = 0
+    """Hold the model's first this-many layers as they start (YOLO11n's backbone is layers 0–10): a fine-tune
+    then learns only the neck and head, keeping the features the 2-D scenes taught; 0 trains every layer."""
     freeze_norms: bool = False
     """Keep every batch norm as it is in use (its running statistics, never the batch's) while training, so
     that a fine-tune starts from exactly the function the model computes (see :func:`hold_norms`)."""
@@ -154,6 +157,8 @@ def train_detector(recipe: DetectorRecipe, *, build_dir: Path, models_dir: Path,
         verbose=False, pretrained=bool(recipe.start_from), lr0=recipe.lr0, warmup_epochs=recipe.warmup_epochs,
         optimizer=recipe.optimizer,
     )
+    if recipe.freeze_layers:
+        common["freeze"] = recipe.freeze_layers
     start = recipe.start_from
     if start.endswith(".onnx"):
         from vision.training.from_onnx import checkpoint_from_onnx
@@ -166,6 +171,8 @@ def train_detector(recipe: DetectorRecipe, *, build_dir: Path, models_dir: Path,
     model = YOLO(str(last)) if last.exists() else YOLO(start or MODEL_YAML, task="obb")
     if recipe.freeze_norms:
         model.add_callback("on_train_batch_start", lambda trainer: hold_norms(trainer.model))
+    held: set[str] = set()
+    model.add_callback("on_train_start", lambda trainer: held.update(frozen_layers(trainer.model)))
     results = model.train(resume=True) if last.exists() else model.train(**common)
     seconds = time.monotonic() - started
     best = run_dir / "weights" / "best.pt"
@@ -181,11 +188,19 @@ def train_detector(recipe: DetectorRecipe, *, build_dir: Path, models_dir: Path,
         "classes": list(CLASS_NAMES),
         "ultralytics_val_metrics": metrics,
         "train_seconds": round(seconds),
+        "frozen_layers": sorted(held, key=lambda name: int(name.split(".")[1])),
         "machine": f"{platform.machine()}, {platform.python_version()}",
         "onnx_bytes": target.stat().st_size,
     }
     (models_dir / f"{recipe.name}.train.json").write_text(json.dumps(record, indent=2) + "\n")
     return target
+
+
+def frozen_layers(model: Any) -> set[str]:
+    """The layers (``model.N``) of ``model`` whose weights do not learn: ultralytics' ``freeze`` (its head's fixed
+    distribution-focal convolution, ``.dfl``, never learns and is left out)."""
+    return {".".join(name.split(".")[:2]) for name, p in model.named_parameters()
+            if not p.requires_grad and ".dfl." not in name}
 
 
 def hold_norms(model: Any) -> int:
