@@ -10,6 +10,7 @@ import pytest
 from datasets.generate import scene_for
 from datasets.scene import SceneRenderer, SceneSpec
 from scoring.cards import Card
+from vision.geometry import polygon_area
 from vision.read.crops import CROP_HEIGHT, CROP_WIDTH, clockwise, cut_card, turns
 from vision.read.detections import Detections
 from vision.read.detector import CardDetector
@@ -200,6 +201,25 @@ def test_a_draw_pile_boxed_by_its_backs_inner_panel_is_read_as_a_back_at_a_grown
         seen_piles += sum(v.placed.card is None for v in views)
     assert seen_piles >= 3
     assert piles["grown"] == seen_piles > piles["plain"] and faces_as_backs == 0
+
+
+def test_a_back_read_only_on_a_wider_cut_counts_where_the_detector_is_sure_of_a_card(recogniser):
+    """A faint box on a tiled floor read as a back at a grown cut kept a draw pile on the table after it ran out
+    (held-out hand 70043): such a back is the draw pile only on a box the detector is sure of, with its grown cut
+    as the card's outline."""
+    renderer = SceneRenderer(SceneSpec(width=1280, height=720))
+    for i in range(6):
+        scene = scene_for(HELD_OUT_SEED + 2, i, renderer)
+        pile = [v for v in scene.views if v.placed.card is None and v.visible_corners is not None and v.visible >= 0.9]
+        if pile:
+            break
+    image = np.ascontiguousarray(scene.image[..., ::-1])
+    inner = grown_box(pile[0].visible_corners, 0.75)
+    sure = FrameReader(TruthDetector([inner], [True], UNREAD_KEPT_CONFIDENCE + 0.05), recogniser).read(image)
+    (down,) = [s for s in sure.sightings if not s.face_up]
+    assert polygon_area(down.corners) > 1.5 * polygon_area(inner)  # the wider cut, not the inner panel
+    faint = FrameReader(TruthDetector([inner], [True], UNREAD_KEPT_CONFIDENCE - 0.3), recogniser).read(image)
+    assert faint.sightings == ()
 
 
 def test_a_recogniser_fitted_before_backs_were_taught_never_answers_a_back(recogniser, tmp_path):

@@ -126,8 +126,8 @@ class FrameReader:
                 reading = next(readings)
                 if reading.card is not None and found.confidence[i] * reading.confidence < kept:
                     reading = Reading(None, reading.confidence, reading.turn)
-                if reading.card is None and not reading.back and found.confidence[i] < UNREAD_KEPT_CONFIDENCE:
-                    continue
+                if reading.card is None and (not reading.back or reading.wider_cut) and found.confidence[i] < UNREAD_KEPT_CONFIDENCE:
+                    continue  # an unsure box nothing reads, or reads as a back only when cut wider
                 # a back read on a box the detector called face up: a face-down card (the draw pile)
                 outline = reading.outline
                 if outline is None and self.outliner is not None and reading.card is not None:

@@ -8,7 +8,7 @@ a laptop CPU with numpy alone, and runs anywhere OpenCV runs.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
@@ -107,8 +107,10 @@ BACK_LOOK_GROWTH = (1.1, 1.2, 1.3)
 """The detector boxes the draw pile now and then by the inner panel of its back, which the recogniser was not
 taught to read: a box still unknown after the turned looks is cut again this many times larger about its
 centre, and read as the back where any of those cuts is (only the back: a grown box may take in a
-neighbour's face). Development photo-real stills (generic, 24): the draw pile right 20 → 22, no box turned
-face down on the 150 development 2-D scenes."""
+neighbour's face), and its grown cut is the card's outline. Kept only on a box the detector is sure of
+(:data:`vision.read.frame_reader.UNREAD_KEPT_CONFIDENCE`): a faint box on a tiled floor read as a back at a
+grown cut kept a draw pile on the table after it ran out (held-out hand 70043). Development photo-real stills
+(generic, 24): the draw pile right 20 → 23."""
 
 
 def grown_box(corners: NDArray[np.floating], factor: float) -> NDArray[np.float64]:
@@ -147,9 +149,11 @@ def read_with_second_look(
     if unsure and growth:
         again = read_boxes(image, [grown_box(boxes[i], g) for i in unsure for g in growth])
         for n, i in enumerate(unsure):
-            backs = [r for r in again[n * len(growth) : (n + 1) * len(growth)] if r.back]
+            cuts = list(zip(again[n * len(growth) : (n + 1) * len(growth)], growth, strict=True))
+            backs = [(r, g) for r, g in cuts if r.back]
             if backs:
-                out[i] = max(backs, key=lambda r: r.confidence)
+                best, g = max(backs, key=lambda rg: rg[0].confidence)
+                out[i] = replace(best, wider_cut=True, outline=grown_box(boxes[i], g))
     return out
 
 
@@ -165,6 +169,9 @@ class Reading:
     back: bool = False
     """The box shows a card's back (``card`` is ``None``): a face-down card, the draw pile, which the
     detector now and then boxes as face up."""
+    wider_cut: bool = False
+    """A back read only on a cut larger than the box (:data:`BACK_LOOK_GROWTH`): the frame reader keeps it only
+    where the detector is as sure of a card there as it must be of an unread box."""
     outline: NDArray[np.float64] | None = field(default=None, repr=False, compare=False)
     """The card's own corners, where the reader found them (the face aligned with the frame, or the card's
     edges); ``None``: the box stands. What ``detect`` lists and the tracker follows."""
