@@ -110,7 +110,7 @@ centre, and read as the back where any of those cuts is (only the back: a grown 
 neighbour's face), and its grown cut is the card's outline. Kept only on a box the detector is sure of
 (:data:`vision.read.frame_reader.UNREAD_KEPT_CONFIDENCE`): a faint box on a tiled floor read as a back at a
 grown cut kept a draw pile on the table after it ran out (held-out hand 70043). Development photo-real stills
-(generic, 24): the draw pile right 20 → 23."""
+(generic, 24): the draw pile right 20 → 22."""
 
 
 def grown_box(corners: NDArray[np.floating], factor: float) -> NDArray[np.float64]:
