@@ -67,7 +67,10 @@ def test_a_whole_evening_in_the_browser(server: Server, browser: Any) -> None:
             table.click("#add-player")
         table.fill(f"#player-{i}", name)
     table.wait_for_selector("#sides-preview li >> nth=1")
-    assert table.is_checked("#grouping input[value='2']")  # four players: teams of two by default
+    # four players: teams of two by default (the page redraws the grouping after the last name's input; two
+    # players' preview already has two sides, so wait for the grouping itself)
+    table.wait_for_selector("#grouping input[value='2']:checked", timeout=TIMEOUT_MS)
+    assert table.is_checked("#grouping input[value='2']")
     assert table.input_value("#goal") == "1000" and not table.is_checked("#extension")
     for draw in range(1, 60):
         table.click("#draw-teams")
