@@ -67,10 +67,12 @@ from datasets.scene import SceneSpec  # noqa: E402
 from datasets.sequence import FPS, generate_sequence  # noqa: E402
 from datasets.textures import HELD_OUT_KINDS  # noqa: E402
 from scoring.cards import Card  # noqa: E402
+from vision.errors import ModelError  # noqa: E402
 from vision.pipeline import Pipeline, run_source  # noqa: E402
+from vision.read.editions import enrolled_folder  # noqa: E402
 from vision.read.frame_reader import FrameReader  # noqa: E402
-from vision.read.models import detector_path, recogniser_path  # noqa: E402
-from vision.read.recogniser import FaceRecogniser, Reading  # noqa: E402
+from vision.read.models import detector_path, load_recogniser, recogniser_path  # noqa: E402
+from vision.read.recogniser import Reading, Recogniser  # noqa: E402
 from vision.read.replay_detector import TruthReplayDetector  # noqa: E402
 from vision.sources import FolderSource  # noqa: E402
 from vision.table.layout import TableLayout  # noqa: E402
@@ -78,7 +80,7 @@ from vision.table.layout import TableLayout  # noqa: E402
 SCORED_PILES = ("distance", "safeties")
 ON_TIME_FRAMES = 6
 """A counted card first seen within this many frames of a play of that card on that side is that play."""
-RECORDED_SETTINGS = ("width", "height", "sides", "samples", "held_out", "surfaces")
+RECORDED_SETTINGS = ("width", "height", "sides", "samples", "held_out", "test_split", "edition", "surfaces")
 """What hands in one record share (with the models and the mode): rows of other hands are never mixed in."""
 
 
@@ -193,9 +195,20 @@ def rendered_with(folder: Path) -> dict:
     return json.loads(path.read_text()) if path.is_file() else {}
 
 
-def model_ids(truth_detector: bool) -> dict[str, str]:
-    """The models a replay ran with, by the first 16 hex digits of each file's SHA-256."""
-    paths = {"recogniser": recogniser_path("generic")}
+def hand_edition(folder: Path) -> str:
+    """The edition a hand's cards are printed from, which reads them: the generic for a 2-D hand, else the one its
+    ``sequence.json`` names (an enrolled edition's name or folder, such as a test edition's)."""
+    return str(rendered_with(folder).get("edition") or "generic")
+
+
+def model_ids(truth_detector: bool, edition: str = "generic") -> dict[str, str]:
+    """The models a replay ran with, by the first 16 hex digits of each file's SHA-256: an edition with no
+    fitted recogniser is read by its faces, named by its ``edition.json``."""
+    try:
+        recogniser = recogniser_path(edition)
+    except ModelError:  # read by its faces
+        recogniser = enrolled_folder(edition) / "edition.json"
+    paths = {"recogniser": recogniser}
     if not truth_detector:
         paths["detector"] = detector_path()
     return {name: hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16] for name, path in paths.items()}
@@ -216,7 +229,8 @@ def replay_peak_mb(folder: Path) -> float:
     layout = ["--layout", str(folder / "layout.json")] if (folder / "layout.json").is_file() else []
     # the child's own high-water mark, read while it runs: its rusage would count the pages it shared with this
     # process between fork and exec
-    child = subprocess.Popen([*command, "replay", *layout, str(folder / "frames")], stdout=subprocess.DEVNULL)
+    child = subprocess.Popen([*command, "replay", *layout, "--edition", hand_edition(folder), str(folder / "frames")],
+                             stdout=subprocess.DEVNULL)
     status, peak_kb = Path(f"/proc/{child.pid}/status"), 0
     while child.poll() is None:
         try:
@@ -303,7 +317,7 @@ def main() -> int:
     if args.record and len(kinds) > 1:
         ap.error(f"--record: the hands in {args.photos} were rendered with different settings {sorted(kinds, key=str)} "
                  f"({', '.join(RECORDED_SETTINGS)}); record one kind of hand at a time")
-    recogniser = FaceRecogniser.load(recogniser_path("generic"))
+    recognisers: dict[str, Recogniser] = {}
     onnx = None
     if not args.truth_detector and not args.readings:
         from vision.read.detector import OnnxCardDetector
@@ -325,6 +339,10 @@ def main() -> int:
             generate_sequence(folder, seed=args.seed + h, spec=spec,
                               sides=args.sides, video=False, progress=False)
         layout = TableLayout.from_file(folder / "layout.json")
+        edition = hand_edition(folder)
+        if edition not in recognisers:
+            recognisers[edition] = load_recogniser(edition)  # as `borne replay --edition` reads a video
+        recogniser = recognisers[edition]
         before = None
         if onnx is None:
             truth = TruthReplayDetector(folder / "truth")
@@ -376,7 +394,9 @@ def main() -> int:
     if photo_hands:
         first = rendered_with(photo_hands[0])
         print(f"replay of {n} photo-real hands in {args.photos} (seeds {', '.join(str(s) for s in seeds)}), "
-              f"{first.get('width', '?')}×{first.get('height', '?')}, {first.get('sides', '?')} sides, {mode}")
+              f"{first.get('width', '?')}×{first.get('height', '?')}, {first.get('sides', '?')} sides, "
+              f"{first.get('samples', '?')} samples a pixel, edition {hand_edition(photo_hands[0])}"
+              f"{', test split' if first.get('test_split') else ''}, {mode}")
     else:
         print(f"replay of {n} held-out hands (seeds {args.seed}–{args.seed + n - 1}, surfaces {args.surfaces}), "
               f"{args.width}×{args.height}, {args.sides} sides, {mode}")
@@ -413,7 +433,7 @@ def main() -> int:
     if args.record:
         settings = rendered_with(photo_hands[0]) if photo_hands else {"width": args.width, "height": args.height,
                                                                       "sides": args.sides, "surfaces": args.surfaces}
-        how = {"mode": mode, "models": model_ids(args.truth_detector), "photo_real": bool(photo_hands),
+        how = {"mode": mode, "models": model_ids(args.truth_detector, hand_edition(folders[0])), "photo_real": bool(photo_hands),
                **{k: settings.get(k) for k in RECORDED_SETTINGS}}
         commit = code_commit()
         every = record_rows(Path(args.record), [{**r, "commit": commit, "machine": machine()} for r in rows], how)
