@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 from numpy.typing import NDArray
@@ -23,9 +25,18 @@ class Sighting:
     confidence: float
     """The detector's confidence that a card is there, times the recogniser's in its id (0–1)."""
 
-    @property
+    @cached_property
     def centre(self) -> NDArray[np.float64]:
-        return np.asarray(self.corners, dtype=np.float64).mean(axis=0)
+        """The box's centre (worked out once: a frame's census asks it of every card many times; read-only)."""
+        centre = np.asarray(self.corners, dtype=np.float64).mean(axis=0)
+        centre.setflags(write=False)
+        return centre
+
+    @cached_property
+    def long_side(self) -> float:
+        """The longest side of the box, in pixels (worked out once, as :attr:`centre`)."""
+        points = np.asarray(self.corners, dtype=np.float64).tolist()
+        return max(math.hypot(b[0] - a[0], b[1] - a[1]) for a, b in zip(points, points[1:] + points[:1]))
 
     @property
     def is_unknown(self) -> bool:

@@ -31,8 +31,7 @@ long sides is a whole card's length in the frame."""
 
 
 def long_side(sighting: Sighting) -> float:
-    corners = np.asarray(sighting.corners, dtype=np.float64)
-    return float(np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1).max())
+    return sighting.long_side
 
 
 def card_length(sightings: Sequence[Sighting]) -> float | None:
