@@ -43,9 +43,26 @@ def xywhr_from_corners(corners: NDArray[np.floating]) -> FloatArray:
 
 def polygon_area(corners: NDArray[np.floating]) -> float:
     """Area of a simple polygon (shoelace formula)."""
-    p = np.asarray(corners, dtype=np.float64).reshape(-1, 2)
-    x, y = p[:, 0], p[:, 1]
-    return float(abs(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))) / 2)
+    points = np.asarray(corners, dtype=np.float64).reshape(-1, 2).tolist()  # a few corners: plain floats are quicker
+    twice = sum(a[0] * b[1] - a[1] * b[0] for a, b in zip(points, points[1:] + points[:1]))
+    return abs(twice) / 2
+
+
+def quad_areas(quads: NDArray[np.floating]) -> NDArray[np.float64]:
+    """``(n,)`` areas of ``(n, 4, 2)`` quadrilaterals (:func:`polygon_area` of each, at once)."""
+    q = np.asarray(quads, dtype=np.float64).reshape(-1, 4, 2)
+    following = q[:, [1, 2, 3, 0]]
+    out: NDArray[np.float64] = np.abs((q[..., 0] * following[..., 1] - q[..., 1] * following[..., 0]).sum(axis=1)) / 2
+    return out
+
+
+def bounds_touch(quads: NDArray[np.floating]) -> NDArray[np.bool_]:
+    """``(n, n)``: which pairs of ``(n, 4, 2)`` quadrilaterals' axis-aligned bounds overlap (a cheap test before
+    the polygons' intersection)."""
+    q = np.asarray(quads, dtype=np.float64).reshape(-1, 4, 2)
+    lo, hi = q.min(axis=1), q.max(axis=1)
+    out: NDArray[np.bool_] = ((lo[:, None, :] < hi[None, :, :]) & (hi[:, None, :] > lo[None, :, :])).all(axis=2)
+    return out
 
 
 def intersection_area(a: NDArray[np.floating], b: NDArray[np.floating]) -> float:
@@ -71,7 +88,7 @@ def rotated_nms(corners: NDArray[np.floating], scores: NDArray[np.floating], iou
     """
     quads = np.asarray(corners, dtype=np.float64).reshape(-1, 4, 2)
     order = np.argsort(-np.asarray(scores, dtype=np.float64), kind="stable")
-    areas = np.array([polygon_area(q) for q in quads])
+    areas = quad_areas(quads)
     # Axis-aligned bounds give a cheap test before the polygon intersection.
     lo, hi = quads.min(axis=1), quads.max(axis=1)
     keep: list[int] = []

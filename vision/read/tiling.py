@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.geometry import intersection_area, polygon_area, rotated_nms
+from vision.geometry import bounds_touch, intersection_area, quad_areas, rotated_nms
 from vision.read.detections import Detections
 from vision.read.detector import CardDetector
 from vision.read.motion import Glance, Region
@@ -79,10 +79,11 @@ def merged_index(merged: Detections, *, iou_threshold: float, duplicate_overlap:
         return np.zeros(0, np.intp)
     order = rotated_nms(merged.corners, merged.confidence, iou_threshold)
     kept = merged[order]
-    areas = np.array([polygon_area(c) for c in kept.corners])
+    areas = quad_areas(kept.corners)
+    touching = bounds_touch(kept.corners)
     drop = np.zeros(len(kept), dtype=bool)
     for i in range(len(kept)):  # kept is ordered best first
-        for j in range(i):
+        for j in np.flatnonzero(touching[i, :i]):
             if drop[j] or kept.class_id[i] != kept.class_id[j]:
                 continue
             inter = intersection_area(kept.corners[i], kept.corners[j])
