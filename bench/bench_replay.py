@@ -69,6 +69,7 @@ from datasets.textures import HELD_OUT_KINDS  # noqa: E402
 from scoring.cards import Card  # noqa: E402
 from vision.errors import ModelError  # noqa: E402
 from vision.pipeline import Pipeline, run_source  # noqa: E402
+from vision.read import onnx_runtime  # noqa: E402
 from vision.read.editions import enrolled_folder  # noqa: E402
 from vision.read.frame_reader import FrameReader  # noqa: E402
 from vision.read.models import detector_path, load_recogniser, recogniser_path  # noqa: E402
@@ -295,6 +296,8 @@ def main() -> int:
     ap.add_argument("--truth-detector", action="store_true", help="replay the true boxes instead of the trained detector")
     ap.add_argument("--truth-ids", action="store_true", help="with --truth-detector: also the true ids (reconciler alone)")
     ap.add_argument("--keep", metavar="DIR", default=None, help="render the hands into DIR and keep them")
+    ap.add_argument("--onnx-spinning", action="store_true",
+                    help="let ONNX Runtime's workers spin between runs, its own default (Borne turns it off), to compare")
     ap.add_argument("--photos", metavar="DIR", default=None,
                     help="replay the photo-real hands rendered in DIR (borne data photo-sequences) instead of rendering 2-D hands")
     ap.add_argument("--readings", action="store_true",
@@ -317,6 +320,7 @@ def main() -> int:
     if args.record and len(kinds) > 1:
         ap.error(f"--record: the hands in {args.photos} were rendered with different settings {sorted(kinds, key=str)} "
                  f"({', '.join(RECORDED_SETTINGS)}); record one kind of hand at a time")
+    onnx_runtime.allow_spinning = args.onnx_spinning
     recognisers: dict[str, Recogniser] = {}
     onnx = None
     if not args.truth_detector and not args.readings:
@@ -391,6 +395,8 @@ def main() -> int:
     mode = "truth boxes + true ids" if args.truth_ids else ("truth boxes + recogniser" if args.truth_detector else "detector.onnx + recogniser")
     if args.readings:
         mode += ", readings saved by an earlier run"
+    if args.onnx_spinning:
+        mode += ", ONNX Runtime's workers spinning"
     if photo_hands:
         first = rendered_with(photo_hands[0])
         print(f"replay of {n} photo-real hands in {args.photos} (seeds {', '.join(str(s) for s in seeds)}), "

@@ -19,6 +19,7 @@ from numpy.typing import NDArray
 from vision.errors import ModelError
 from vision.geometry import Letterbox, corners_from_xywhr, letterbox, rotated_nms
 from vision.read.detections import Detections
+from vision.read.onnx_runtime import cpu_session
 
 
 class CardDetector(ABC):
@@ -69,19 +70,10 @@ class OnnxCardDetector(CardDetector):
     """An ultralytics OBB model exported to ONNX; class names and input size come from its metadata."""
 
     def __init__(self, path: str | Path, settings: DecodeSettings = DecodeSettings(), threads: int = 0) -> None:
-        import onnxruntime as ort
-
         p = Path(path)
         if not p.is_file():
             raise ModelError(f"{path}: no such model file")
-        options = ort.SessionOptions()
-        if threads:
-            options.intra_op_num_threads = threads
-        options.log_severity_level = 3
-        try:
-            self._session = ort.InferenceSession(str(p), options, providers=["CPUExecutionProvider"])
-        except Exception as e:  # onnxruntime raises its own exception types
-            raise ModelError(f"{path}: not a usable ONNX model ({e})") from None
+        self._session = cpu_session(p, threads=threads, what="a usable ONNX model")
         meta = self._session.get_modelmeta().custom_metadata_map
         inp = self._session.get_inputs()[0]
         self._input = inp.name

@@ -27,6 +27,7 @@ from numpy.typing import NDArray
 
 from vision.errors import ModelError
 from vision.read.crops import CARD_ASPECT, clockwise, cut_card
+from vision.read.onnx_runtime import cpu_session
 
 if TYPE_CHECKING:
     from vision.read.recogniser import Reading
@@ -83,13 +84,9 @@ class NumeralReader:
     @classmethod
     def from_file(cls, path: Path) -> NumeralReader:
         """:raises ModelError: missing or not PP-OCR's recogniser."""
-        import onnxruntime as ort
-
         if not path.is_file():
             raise ModelError(f"{path}: the text recogniser is missing")
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = 1
-        session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        session = cpu_session(path, threads=1, what="PP-OCR's text recogniser")
         meta = session.get_modelmeta().custom_metadata_map
         if "character" not in meta:
             raise ModelError(f"{path}: not PP-OCR's text recogniser (no character list)")

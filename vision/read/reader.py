@@ -21,6 +21,7 @@ from scoring.cards import Card
 from vision.errors import ModelError
 from vision.read.crops import clockwise, cut_card
 from vision.read.mlp import Mlp
+from vision.read.onnx_runtime import cpu_session
 from vision.read.recogniser import SECOND_LOOK_DEGREES, Reading, read_with_second_look
 
 READER_FILE = "reader.onnx"
@@ -38,17 +39,9 @@ class FaceReader:
     """The ONNX face reader: crops → embeddings and the probability that each shows a face."""
 
     def __init__(self, path: Path, *, threads: int = 0) -> None:
-        import onnxruntime as ort
-
         if not path.is_file():
             raise ModelError(f"{path}: the face reader is missing (train it with `borne train reader`)")
-        options = ort.SessionOptions()
-        if threads:
-            options.intra_op_num_threads = threads
-        try:
-            self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-        except Exception as e:  # onnxruntime raises its own exception types for unreadable models
-            raise ModelError(f"{path}: not a face reader model ({e})") from None
+        self.session = cpu_session(path, threads=threads, what="a face reader model")
         shape = self.session.get_inputs()[0].shape
         self.size = int(shape[1])
         self.path = path
