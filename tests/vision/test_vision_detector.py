@@ -64,3 +64,24 @@ def test_detections_check_their_shapes_and_filter_by_mask():
     det = Detections(np.zeros((3, 4, 2)), np.array([0.1, 0.5, 0.9]), np.array([0, 1, 0]))
     strong = det[det.confidence > 0.3]
     assert strong.class_id.tolist() == [1, 0] and len(det) == 3
+
+
+def test_the_shipped_detector_runs_with_its_workers_resting_between_frames():
+    from vision.read.detector import OnnxCardDetector
+    from vision.read.models import detector_path
+    from vision.read.onnx_runtime import SPINNING
+
+    detector = OnnxCardDetector(detector_path())
+    options = detector._session.get_session_options()
+    assert options.get_session_config_entry(SPINNING) == "0"
+    found = detector.detect(np.full((720, 720, 3), 128, np.uint8))  # a bare grey table: runs, finds no card
+    assert len(found) == 0
+
+
+def test_a_file_that_is_no_model_is_refused_by_name(tmp_path):
+    from vision.read.onnx_runtime import cpu_session
+
+    fake = tmp_path / "reader.onnx"
+    fake.write_bytes(b"not a model")
+    with pytest.raises(ModelError, match="reader.onnx: not a face reader model"):
+        cpu_session(fake, what="a face reader model")

@@ -4,8 +4,8 @@ ONNX Runtime's workers spin for a while after each run, waiting for the next; on
 machine they take the cores from what follows a detection (reading the faces, the census, the tracker,
 the next frame's decoding). Told not to spin, the live pipeline replayed three held-out 2-D hands at
 9.57 and 9.18 frames/s against 7.91 and 7.95 spinning (runs taken in turn on one machine: ``bench/bench_replay.py
---onnx-spinning``; docs/measured.md, "Replaying held-out hands").
-"""
+--hands 3 --seed 70030 --keep build/hands-2d-70030`` with and without ``--onnx-spinning``; docs/measured.md,
+"ONNX Runtime's workers resting")."""
 
 from __future__ import annotations
 
