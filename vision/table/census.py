@@ -13,7 +13,7 @@ from scoring.hand import SafetyPlay
 from vision.read.sighting import Sighting
 from vision.table.columns import Column, read_columns
 from vision.table.layout import TableLayout
-from vision.table.own_cards import FULL_CARD_QUANTILE, cards_of_their_own, long_side
+from vision.table.own_cards import FULL_CARD_QUANTILE, cards_of_their_own
 from vision.table.sideways import is_sideways, majority_axis
 
 
@@ -113,7 +113,7 @@ def take_census(sightings: Sequence[Sighting], layout: TableLayout) -> TableCens
         else:
             by_side[side].append(s)
     sides = []
-    longs = [long_side(s) for side in by_side.values() for s in side]
+    longs = [s.long_side for side in by_side.values() for s in side]
     card_length = float(np.percentile(longs, FULL_CARD_QUANTILE)) if longs else 0.0
     for zone in layout.sides:
         seen = by_side[zone.side]

@@ -11,7 +11,7 @@ from numpy.typing import NDArray
 from scoring.cards import Card
 from vision.table.census import TableCensus
 from vision.table.layout import TableLayout
-from vision.table.own_cards import card_length, long_side
+from vision.table.own_cards import card_length
 from vision.table.sideways import majority_axis
 
 
@@ -70,7 +70,7 @@ def observations_from_census(census: TableCensus, layout: TableLayout, *, index:
                 continue
             corners = np.asarray(s.corners, dtype=np.float64)
             cards.append(Observation(side.side, s.card, placed.sideways, top_edge_anchor(corners, up_vec), float(s.confidence),
-                                     long_side(s)))
+                                     s.long_side))
     length = card_length([p.sighting for side in census.sides for p in side.cards])
     mixed = tuple((side.side, column.values) for side in census.sides for column in side.mixed_columns)
     return FrameObservations(index, time, tuple(cards), census.draw_pile, length, tuple(ups), mixed)

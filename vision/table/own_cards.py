@@ -30,13 +30,9 @@ FULL_CARD_QUANTILE = 90
 long sides is a whole card's length in the frame."""
 
 
-def long_side(sighting: Sighting) -> float:
-    return sighting.long_side
-
-
 def card_length(sightings: Sequence[Sighting]) -> float | None:
     """A whole card's long side in the frame, in pixels (``None`` without a face-up box)."""
-    lengths = [long_side(s) for s in sightings if s.face_up]
+    lengths = [s.long_side for s in sightings if s.face_up]
     return float(np.percentile(lengths, FULL_CARD_QUANTILE)) if lengths else None
 
 
@@ -50,7 +46,7 @@ def cards_of_their_own(sightings: Sequence[Sighting]) -> tuple[Sighting, ...]:
     return tuple(
         s for s in sightings
         if not s.face_up or (id(s) not in straddling and (
-            length is None or long_side(s) >= FRAGMENT_SHARE * float(np.clip(near[id(s)], FARTHEST * length, length))))
+            length is None or s.long_side >= FRAGMENT_SHARE * float(np.clip(near[id(s)], FARTHEST * length, length))))
     )
 
 
@@ -60,7 +56,7 @@ def local_card_lengths(face_up: Sequence[Sighting], length: float) -> list[float
     if not face_up:
         return []
     centres = np.array([s.centre for s in face_up])
-    longs = np.array([long_side(s) for s in face_up])
+    longs = np.array([s.long_side for s in face_up])
     near = np.linalg.norm(centres[:, None] - centres[None, :], axis=2) <= NEIGHBOURHOOD * length
     return [float(longs[row].max()) for row in near]
 
