@@ -1,6 +1,6 @@
 """Whole hands replayed through the live pipeline: exact records, phantom events, delay, speed, memory.
 
-    python bench/bench_replay.py [--hands 10] [--seed 31337] [--width 1280 --height 720] [--truth-detector] [--truth-ids]
+    python bench/bench_replay.py [--hands 10] [--seed 31337] [--width 1280 --height 720] [--fps 10] [--truth-detector] [--truth-ids]
     python bench/bench_replay.py --photos DIR [--truth-detector] [--truth-ids]
 
 Renders held-out hands (seeds nobody trained or tuned on, on the table surfaces no training run
@@ -14,8 +14,11 @@ through the pipeline exactly as ``borne replay`` does, and compares with the han
   matched to the latest earlier play of that card on that side left unmatched: unread for a while);
   their delay counts in the delay figures;
 - missed events: distance and safety plays in ``events.json`` the pipeline never counted;
-- delay: frames and seconds (at the sequence's 10 frames per second, and at the pipeline's own
+- delay: frames and seconds (at the sequence's frames per second, and at the pipeline's own
   rate) from the frame a card landed to the frame the pipeline counted it;
+
+A hand is filmed at 10 frames a second, or at 5 (``--fps 5`` for 2-D hands; ``borne data photo-sequences --fps 5``:
+one frame in two of the same hand, half the rendering); the pipeline is told the rate, as ``borne replay`` is.
 - frames per second and peak memory (RSS) of the bench process (with ``--replay-memory``, also of ``borne
   replay`` run alone on the longest hand); the time per stage of a frame (decode, detect,
   read, track) and one bare inference of the tiled detector on a whole frame in the same run, since speed is a
@@ -63,6 +66,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from datasets.frame_plan import CAMERA_RATES  # noqa: E402
 from datasets.scene import SceneSpec  # noqa: E402
 from datasets.sequence import FPS, generate_sequence  # noqa: E402
 from datasets.textures import HELD_OUT_KINDS  # noqa: E402
@@ -76,12 +80,14 @@ from vision.read.models import detector_path, load_recogniser, recogniser_path  
 from vision.read.recogniser import Reading, Recogniser  # noqa: E402
 from vision.read.replay_detector import TruthReplayDetector  # noqa: E402
 from vision.sources import FolderSource  # noqa: E402
+from vision.sources.frames import frames_for  # noqa: E402
 from vision.table.layout import TableLayout  # noqa: E402
 
 SCORED_PILES = ("distance", "safeties")
 ON_TIME_FRAMES = 6
-"""A counted card first seen within this many frames of a play of that card on that side is that play."""
-RECORDED_SETTINGS = ("width", "height", "sides", "samples", "held_out", "test_split", "edition", "surfaces")
+"""A counted card first seen within this many frames (at 10 frames a second; the same time at another rate) of a
+play of that card on that side is that play."""
+RECORDED_SETTINGS = ("width", "height", "sides", "samples", "held_out", "test_split", "edition", "surfaces", "fps")
 """What hands in one record share (with the models and the mode): rows of other hands are never mixed in."""
 
 
@@ -150,8 +156,9 @@ class TruthIdRecogniser:
         return [Reading(Card(ids[i]) if i < len(ids) else None, 0.99) for i in range(len(boxes))]
 
 
-def compare(out: dict, folder: Path) -> dict:
-    """How the replay's output differs from the sequence's truth."""
+def compare(out: dict, folder: Path, fps: float = FPS) -> dict:
+    """How the replay's output differs from the sequence's truth (filmed at ``fps``)."""
+    on_time = frames_for(ON_TIME_FRAMES, fps)
     truth = json.loads((folder / "hand.json").read_text())
     played = [e for e in json.loads((folder / "events.json").read_text()) if e["pile"] in SCORED_PILES]
     record = out["hand"]
@@ -167,7 +174,7 @@ def compare(out: dict, folder: Path) -> dict:
     delays, left = [], []
     for e in out["events"]:
         match = next((t for t in unmatched if t["side"] == e["side"] and t["card"] == e["card"]
-                      and abs(t["frame"] - e["frame"]) <= ON_TIME_FRAMES), None)
+                      and abs(t["frame"] - e["frame"]) <= on_time), None)
         if match is None:
             left.append(e)
             continue
@@ -194,6 +201,11 @@ def rendered_with(folder: Path) -> dict:
     """A photo-real hand's settings (``sequence.json``: seed, sides, size …); empty when missing."""
     path = folder / "sequence.json"
     return json.loads(path.read_text()) if path.is_file() else {}
+
+
+def hand_fps(folder: Path, default: int = FPS) -> int:
+    """The frames a second a hand was filmed at: a photo-real hand's ``sequence.json`` says, a 2-D hand is ``default``."""
+    return int(rendered_with(folder).get("fps", default)) if (folder / "sequence.json").is_file() else default
 
 
 def hand_edition(folder: Path) -> str:
@@ -230,7 +242,8 @@ def replay_peak_mb(folder: Path) -> float:
     layout = ["--layout", str(folder / "layout.json")] if (folder / "layout.json").is_file() else []
     # the child's own high-water mark, read while it runs: its rusage would count the pages it shared with this
     # process between fork and exec
-    child = subprocess.Popen([*command, "replay", *layout, "--edition", hand_edition(folder), str(folder / "frames")],
+    child = subprocess.Popen([*command, "replay", *layout, "--edition", hand_edition(folder), "--fps", str(hand_fps(folder)),
+                              str(folder / "frames")],
                              stdout=subprocess.DEVNULL)
     status, peak_kb = Path(f"/proc/{child.pid}/status"), 0
     while child.poll() is None:
@@ -291,6 +304,8 @@ def main() -> int:
     ap.add_argument("--width", type=int, default=1280)
     ap.add_argument("--height", type=int, default=720)
     ap.add_argument("--sides", type=int, default=2, choices=(2, 3, 4))
+    ap.add_argument("--fps", type=int, default=FPS, choices=CAMERA_RATES,
+                    help="2-D hands filmed at this many frames a second (photo-real hands: as rendered)")
     ap.add_argument("--surfaces", default=",".join(HELD_OUT_KINDS),
                     help="table surfaces (default: the ones no training run used)")
     ap.add_argument("--truth-detector", action="store_true", help="replay the true boxes instead of the trained detector")
@@ -341,7 +356,7 @@ def main() -> int:
         if not photo_hands and not (folder / "hand.json").is_file():
             spec = SceneSpec(width=args.width, height=args.height, surfaces=tuple(args.surfaces.split(",")))
             generate_sequence(folder, seed=args.seed + h, spec=spec,
-                              sides=args.sides, video=False, progress=False)
+                              sides=args.sides, video=False, progress=False, fps=args.fps)
         layout = TableLayout.from_file(folder / "layout.json")
         edition = hand_edition(folder)
         if edition not in recognisers:
@@ -359,8 +374,9 @@ def main() -> int:
             if not saved.is_file():
                 ap.error(f"--readings: {saved} is missing (replay the hand once without --readings, with --keep)")
             reader, before = SavedReadings(saved), None  # type: ignore[assignment]
-        pipeline = Pipeline(reader, layout, before_read=before)
-        source = FolderSource(folder / "frames", fps=FPS)
+        rate = hand_fps(folder, args.fps)
+        pipeline = Pipeline(reader, layout, before_read=before, fps=rate)
+        source = FolderSource(folder / "frames", fps=rate)
         readings: list[object] = []
         if not args.readings:
             reader.read = keeping(reader.read, readings)  # type: ignore[method-assign,assignment]
@@ -379,7 +395,7 @@ def main() -> int:
         frames += pipeline.frames
         out = pipeline.replay_json()
         out["events"] = [{**e.to_json(), "decided_frame": e.decided_frame} for e in pipeline.state.events]  # type: ignore[union-attr]
-        row = {"seed": seeds[h], "frames": pipeline.frames, **compare(out, folder),
+        row = {"seed": seeds[h], "frames": pipeline.frames, **compare(out, folder, rate),
                "frames_per_s": round(pipeline.frames / seconds, 2) if seconds else None, "peak_mb": round(peak_rss_mb())}
         rows.append(row)
         mark = ("exact" + (", flagged" if row["flagged"] else "")) if row["exact"] else (
@@ -400,12 +416,12 @@ def main() -> int:
     if photo_hands:
         first = rendered_with(photo_hands[0])
         print(f"replay of {n} photo-real hands in {args.photos} (seeds {', '.join(str(s) for s in seeds)}), "
-              f"{first.get('width', '?')}×{first.get('height', '?')}, {first.get('sides', '?')} sides, "
+              f"{first.get('width', '?')}×{first.get('height', '?')} at {first.get('fps', FPS)} frames/s, {first.get('sides', '?')} sides, "
               f"{first.get('samples', '?')} samples a pixel, edition {hand_edition(photo_hands[0])}"
               f"{', test split' if first.get('test_split') else ''}, {mode}")
     else:
         print(f"replay of {n} held-out hands (seeds {args.seed}–{args.seed + n - 1}, surfaces {args.surfaces}), "
-              f"{args.width}×{args.height}, {args.sides} sides, {mode}")
+              f"{args.width}×{args.height} at {args.fps} frames/s, {args.sides} sides, {mode}")
     print(f"  exact hand record: {sum(r['exact'] for r in rows)}/{n} ({sum(r['exact'] for r in rows) / n:.0%}); "
           f"facts right (distance, safeties): {sum(r['facts'] for r in rows)}/{n}; "
           f"wrong and silent (no flag): {sum(1 for r in rows if not r['exact'] and not r['flagged'])}; "
@@ -416,7 +432,7 @@ def main() -> int:
           f"missed plays: {sum(r['missed'] for r in rows)}/{sum(r['plays'] for r in rows)}")
     if delays:
         med = statistics.median(delays)
-        print(f"  delay landing → counted: median {med:g} frames = {med / FPS:.2f} s at the sequence's {FPS} frames/s, "
+        print(f"  delay landing → counted: median {med:g} frames = {med / rate:.2f} s at the sequence's {rate} frames/s, "
               f"{med / fps if fps else float('nan'):.2f} s at the pipeline's {fps:.1f} frames/s; max {max(delays)} frames")
     print(f"  speed: {fps:.2f} frames/s end to end over {frames} frames"
           + (f" (median of the hands: {statistics.median(r['frames_per_s'] for r in rows):.2f})" if rows else "")
@@ -438,7 +454,8 @@ def main() -> int:
               f"{max(r['frames'] for r in rows)} frames): {replay_peak_mb(longest):.0f} MB")
     if args.record:
         settings = rendered_with(photo_hands[0]) if photo_hands else {"width": args.width, "height": args.height,
-                                                                      "sides": args.sides, "surfaces": args.surfaces}
+                                                                      "sides": args.sides, "surfaces": args.surfaces,
+                                                                      "fps": args.fps}
         how = {"mode": mode, "models": model_ids(args.truth_detector, hand_edition(folders[0])), "photo_real": bool(photo_hands),
                **{k: settings.get(k) for k in RECORDED_SETTINGS}}
         commit = code_commit()

@@ -23,13 +23,16 @@ import numpy as np
 
 from datasets.arrangement import Arrangement, PlacedCard, arrange
 from datasets.camera import Camera, sample_camera
+from datasets.errors import SceneSpecError
 from datasets.scene import SceneSpec, arm_reach, sample_light
 from datasets.simulator import Play, SimulatedHand, simulate_hand
 from datasets.table import TableState
 from datasets.textures import sample_surface
 
 FPS = 10
-"""Frames per second of a sequence: pauses and reaches are counted in frames."""
+"""Frames per second of the plan: pauses and reaches are counted in its frames."""
+CAMERA_RATES = (10, 5)
+"""Frame rates a hand may be filmed at: the plan's, or one frame in two of it (a slower, cheaper camera)."""
 
 
 @dataclass(frozen=True)
@@ -93,13 +96,29 @@ class HandPlan:
     distractors: tuple[np.ndarray, ...]
     """Where the 2-D renderer's objects stand (table mm)."""
     frames: tuple[PlannedFrame, ...]
+    """The plan's frames, :data:`FPS` a second."""
+    fps: int = FPS
+    """The rate the camera films at (:data:`CAMERA_RATES`): it keeps one frame of the plan in ``FPS // fps``."""
+
+    @property
+    def every(self) -> int:
+        return FPS // self.fps
+
+    @property
+    def filmed(self) -> int:
+        """How many frames the camera films."""
+        return -(-len(self.frames) // self.every)
 
     def arrange(self, table: TableState) -> Arrangement:
         """Where the cards of one of the hand's tables lie (a card never moves once laid)."""
         return arrange(table, np.random.default_rng(self.stable_seed), stable_seed=self.stable_seed, longest=self.longest)
 
     def shots(self) -> Iterator[Shot]:
-        """The frames in order, as filmed: knocks and light drift accumulate, so they come one after the other."""
+        """The frames in order, as filmed: knocks and light drift accumulate, so they come one after the other.
+
+        A slower camera films one planned frame in :attr:`every` (each keeping the looks of the plan's frame);
+        its shots are numbered as it films them.
+        """
         light = self.light
         for f, frame in enumerate(self.frames):
             rng = np.random.default_rng([self.seed, 11, f])
@@ -110,7 +129,8 @@ class HandPlan:
                               yaw_deg=cam.yaw_deg + rng.normal(0, 0.4))
             if rng.random() < 0.05:
                 light = {**light, "gain": float(np.clip(light["gain"] * rng.uniform(0.9, 1.1), 0.6, 1.25))}
-            yield Shot(f, frame, arr, cam, light, rng)
+            if f % self.every == 0:
+                yield Shot(f // self.every, frame, arr, cam, light, rng)
 
     def play(self, reach: Reach) -> Play:
         return self.hand.plays[reach.play]
@@ -125,12 +145,12 @@ class HandPlan:
                          player=self.play(reach).player)
 
     def events(self) -> list[dict[str, object]]:
-        """Each play with the frame its card appeared on (``events.json``)."""
+        """Each play with the first filmed frame its card lies in (``events.json``)."""
         out: list[dict[str, object]] = []
         for f, frame in enumerate(self.frames):
             if frame.landed >= 0:
                 p = self.hand.plays[frame.landed]
-                out.append({"frame": f, "side": p.side, "card": p.card.value, "sideways": p.sideways, "pile": p.pile.value,
+                out.append({"frame": -(-f // self.every), "side": p.side, "card": p.card.value, "sideways": p.sideways, "pile": p.pile.value,
                             "player": p.player})
         return out
 
@@ -151,11 +171,15 @@ def _longest(table: TableState) -> int:
     return max([1] + [sum(1 for c in s.distance if c is d) for s in table.sides for d in DISTANCE_CARDS])
 
 
-def plan_hand(seed: int, spec: SceneSpec = SceneSpec(), *, sides: int = 2, max_frames: int | None = None) -> HandPlan:
-    """The plan of the hand of ``seed`` filmed at ``spec``'s size (the camera keeps the whole table in that picture).
+def plan_hand(seed: int, spec: SceneSpec = SceneSpec(), *, sides: int = 2, max_frames: int | None = None,
+              fps: int = FPS) -> HandPlan:
+    """The plan of the hand of ``seed`` filmed at ``spec``'s size (the camera keeps the whole table in that picture)
+    and ``fps`` frames a second (:data:`CAMERA_RATES`; the same hand at any rate). ``max_frames`` cuts the plan.
 
-    :raises SceneSpecError: a number of sides other than 2–4.
+    :raises SceneSpecError: a number of sides other than 2–4, a rate not in :data:`CAMERA_RATES`.
     """
+    if fps not in CAMERA_RATES:
+        raise SceneSpecError(f"a hand is filmed at {' or '.join(map(str, CAMERA_RATES))} frames a second, not {fps}")
     rng = np.random.default_rng([seed, 7])
     hand = simulate_hand(seed, sides)
     stable = int(rng.integers(2**31))
@@ -190,4 +214,4 @@ def plan_hand(seed: int, spec: SceneSpec = SceneSpec(), *, sides: int = 2, max_f
         frames.append(PlannedFrame(previous, None, -1, len(hand.plays) - 1))
     if max_frames is not None:
         frames = frames[:max_frames]
-    return HandPlan(seed, hand, stable, longest, final_arr, camera, surface, light, distractors, tuple(frames))
+    return HandPlan(seed, hand, stable, longest, final_arr, camera, surface, light, distractors, tuple(frames), fps)

@@ -27,10 +27,10 @@ REACH_PX = 250
 """How far (pixels) a hand a whole reach away (:attr:`~datasets.frame_plan.Reach.back` 1) is from its card."""
 
 
-def open_video(out: Path, width: int, height: int) -> tuple[cv2.VideoWriter | None, Path | None]:
+def open_video(out: Path, width: int, height: int, fps: int = FPS) -> tuple[cv2.VideoWriter | None, Path | None]:
     """A video writer for ``out/video.mp4``, else ``out/video.avi`` (MJPEG), else none (OpenCV without codecs)."""
     for name, fourcc in (("video.mp4", "mp4v"), ("video.avi", "MJPG")):
-        w = cv2.VideoWriter(str(out / name), cv2.VideoWriter_fourcc(*fourcc), FPS, (width, height))  # type: ignore[attr-defined]
+        w = cv2.VideoWriter(str(out / name), cv2.VideoWriter_fourcc(*fourcc), fps, (width, height))  # type: ignore[attr-defined]
         if w.isOpened():
             return w, out / name
     return None, None
@@ -70,20 +70,22 @@ def generate_sequence(
     max_frames: int | None = None,
     video: bool = True,
     progress: bool = True,
+    fps: int = FPS,
 ) -> dict[str, object]:
-    """Render the hand of ``seed`` into ``out``; returns a summary (frames, plays, video path)."""
+    """Render the hand of ``seed`` into ``out``, filmed at ``fps`` (:data:`~datasets.frame_plan.CAMERA_RATES`);
+    returns a summary (frames, plays, video path)."""
     renderer = SceneRenderer(spec)
-    plan = plan_hand(seed, spec, sides=sides, max_frames=max_frames)
+    plan = plan_hand(seed, spec, sides=sides, max_frames=max_frames, fps=fps)
     frames_dir, truth_dir = out / "frames", out / "truth"
     frames_dir.mkdir(parents=True, exist_ok=True)
     truth_dir.mkdir(parents=True, exist_ok=True)
-    writer, video_path = open_video(out, spec.width, spec.height) if video else (None, None)
+    writer, video_path = open_video(out, spec.width, spec.height, fps) if video else (None, None)
     layout = None
     shots = plan.shots()
     if progress:
         from tqdm import tqdm
 
-        shots = tqdm(shots, total=len(plan.frames), desc="frames", unit="frame")
+        shots = tqdm(shots, total=plan.filmed, desc="frames", unit="frame")
     for shot in shots:
         scene = renderer.render(shot.frame.table, shot.rng, camera=shot.camera, arrangement=shot.arrangement, surface=plan.surface,
                                 arms=_arms(plan, shot), distractors=list(plan.distractors), light=shot.light)
@@ -99,4 +101,4 @@ def generate_sequence(
     if writer is not None:
         writer.release()
     write_hand_files(out, plan, layout)
-    return {"frames": len(plan.frames), "plays": len(plan.events()), "video": str(video_path) if video_path else None}
+    return {"frames": plan.filmed, "plays": len(plan.events()), "video": str(video_path) if video_path else None}

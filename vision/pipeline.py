@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from vision.flag_pictures import FlagPictures, flag_key, flag_picture
 from vision.read.frame_reader import FrameReader, FrameReading
 from vision.sources import Frame, FrameFeed, paced
+from vision.sources.frames import DEFAULT_FPS, frames_for
 from vision.table.census import TableCensus, take_census
 from vision.table.layout import TableLayout
 from vision.table.observations import observations_from_census
@@ -28,7 +29,8 @@ if TYPE_CHECKING:
 
 
 FLAG_PICTURE_LATE_FRAMES = 5
-"""A flag's picture may be of a frame this many frames after the one it names (never of an older one)."""
+"""A flag's picture may be of a frame this many frames after the one it names (never of an older one), at
+10 frames a second (the same time at another rate)."""
 
 
 def default_goal(sides: int) -> int:
@@ -53,13 +55,22 @@ class Pipeline:
 
     def __init__(self, reader: FrameReader, layout: TableLayout, *, goal: int | None = None,
                  settings: LifecycleSettings | None = None,
-                 before_read: Callable[[Frame], None] | None = None, seating: Seating | None = None) -> None:
+                 before_read: Callable[[Frame], None] | None = None, seating: Seating | None = None,
+                 fps: float | None = None) -> None:
         """``seating``: the sides are found from the table as the hand starts (``layout`` is only shown
-        meanwhile) and the zones found are widened as the hand goes; see :mod:`vision.table.seating`."""
+        meanwhile) and the zones found are widened as the hand goes; see :mod:`vision.table.seating`.
+        ``fps``: the frames a second the pipeline is given (a file's rate, a slow camera's), for the counts of
+        frames that stand for a time (:meth:`~vision.track.lifecycle.LifecycleSettings.at_rate`,
+        :meth:`~vision.read.frame_reader.FrameReader.pace`; ``None``: 10)."""
         self.reader = reader
         self.layout = layout
         self._goal = goal
         self._settings = settings or LifecycleSettings()
+        if fps is not None:
+            self._settings = self._settings.at_rate(fps)
+            if isinstance(reader, FrameReader):
+                reader.pace(fps)
+        self._late_frames = frames_for(FLAG_PICTURE_LATE_FRAMES, fps or DEFAULT_FPS)
         self.lifecycle = self._lifecycle_for(layout)
         self.before_read = before_read
         self.seating = seating
@@ -178,7 +189,7 @@ class Pipeline:
         for hand, flags in self._flags_by_hand():
             for i, f in enumerate(flags):
                 key = flag_key(hand, f, i)
-                if 0 <= index - f.frame <= FLAG_PICTURE_LATE_FRAMES and key not in self.flag_pictures:
+                if 0 <= index - f.frame <= self._late_frames and key not in self.flag_pictures:
                     self.flag_pictures.keep(hand, key, flag_picture(image, census, self.layout, f))
 
     def _live_flags(self, hand: int, flags: tuple[Flag, ...]) -> list[LiveFlag]:

@@ -53,6 +53,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     _common(p)
     p.add_argument("--sides", type=int, default=2, choices=(2, 3, 4), help="sides at the table (default 2)")
     p.add_argument("--max-frames", type=int, default=None, help="stop each sequence after this many frames")
+    _camera_rate(p)
     p.add_argument("--no-video", action="store_true", help="write frames only")
     p.set_defaults(func=_guarded(run_sequences))
     p = dsub.add_parser(
@@ -78,8 +79,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     _blender_options(p)
     p.add_argument("--sides", type=int, default=2, choices=(2, 3, 4), help="sides at the table (default 2)")
     p.add_argument("--max-frames", type=int, default=None, help="stop each hand after this many frames")
+    _camera_rate(p)
     p.add_argument("--no-video", action="store_true", help="write frames only")
     p.set_defaults(func=_guarded(run_photo_sequences))
+
+
+CAMERA_RATES = (10, 5)
+"""``datasets.frame_plan.CAMERA_RATES``, written out: building the parser imports no data engine (a test holds them equal)."""
+
+
+def _camera_rate(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--fps", type=int, default=CAMERA_RATES[0], choices=CAMERA_RATES,
+                   help=f"frames a second the camera films (default {CAMERA_RATES[0]}; 5 films one frame in two of the same hand)")
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -179,7 +190,7 @@ def run_sequences(args: argparse.Namespace) -> int:
     for i in range(args.count):
         out = Path(args.out) / f"seq_{i:04d}"
         summary = generate_sequence(out, seed=args.seed * 100003 + i, spec=spec, sides=args.sides,  # type: ignore[arg-type]
-                                    max_frames=args.max_frames, video=not args.no_video)
+                                    max_frames=args.max_frames, video=not args.no_video, fps=args.fps)
         print(f"{out}: {summary['frames']} frames, {summary['plays']} plays, video {summary['video']}", file=sys.stderr)
     return 0
 
@@ -235,7 +246,7 @@ def run_photo_sequences(args: argparse.Namespace) -> int:
         try:
             summary = generate_photo_sequence(out, seed=args.seed + i, spec=spec, sides=args.sides,
                                               max_frames=args.max_frames, progress=tick, video=not args.no_video,
-                                              cache=root / ".textures")
+                                              cache=root / ".textures", fps=args.fps)
         finally:
             for bar in bars:
                 bar.close()

@@ -74,7 +74,8 @@ def _replay(args: argparse.Namespace) -> int:
         before = detector.seek
     else:
         reader = FrameReader.from_models(args.edition)
-    pipeline = Pipeline(reader, layout, goal=args.goal, before_read=before, seating=seating)
+    pipeline = Pipeline(reader, layout, goal=args.goal, before_read=before, seating=seating,
+                        fps=getattr(source, "fps", None))
     warned = False
 
     def report(result: object) -> None:

@@ -323,6 +323,7 @@ def _build_pipeline(args: argparse.Namespace, layout: Any, source: Any, *, demo:
     from vision.pipeline import Pipeline
     from vision.read.frame_reader import FrameReader
     from vision.read.models import detector_path, load_recogniser
+    from vision.sources.frames import DEFAULT_FPS
     from vision.track.lifecycle import LifecycleSettings
 
     try:
@@ -340,6 +341,9 @@ def _build_pipeline(args: argparse.Namespace, layout: Any, source: Any, *, demo:
         before = truth.seek
     else:
         reader = FrameReader.from_models(args.edition)
+    # a camera slower than the pipeline gives it every frame at its own rate (a Pi at 4 frames a second); a faster
+    # one is read as often as the pipeline keeps up, about 10 frames a second
+    rate = getattr(source, "fps", None)
     pipeline = Pipeline(reader, layout, goal=args.goal, settings=LifecycleSettings(start_on_first_frame=True),
-                        before_read=before)
+                        before_read=before, fps=min(float(rate), DEFAULT_FPS) if rate else None)
     return pipeline

@@ -33,7 +33,7 @@ import cv2
 import numpy as np
 
 from datasets.errors import SceneSpecError
-from datasets.frame_plan import HandPlan, Shot, place_key, plan_hand
+from datasets.frame_plan import FPS, HandPlan, Shot, place_key, plan_hand
 from datasets.labels import layout_of, truth_json
 from datasets.photoreal.finish import meter, photo_from_passes, read_pass
 from datasets.photoreal.photos import BLENDER, batches, blender_available, id_buffer, labelled_scene, render_stages
@@ -46,16 +46,17 @@ BATCH_FRAMES = 6
 REACH_MM = 300.0
 """How far a hand a whole reach away (:attr:`~datasets.frame_plan.Reach.back` 1) is from its card."""
 JPEG_QUALITY = 90
-SETTINGS = ("seed", "sides", "width", "height", "samples", "edition", "objects", "held_out", "test_split")
+SETTINGS = ("seed", "sides", "width", "height", "samples", "edition", "objects", "held_out", "test_split", "fps")
 """What a frame depends on: a folder is resumed only with the same (``max_frames`` only cuts the plan short)."""
 
 
 def generate_photo_sequence(
     out: Path, *, seed: int, spec: PhotoSpec = PhotoSpec(), sides: int = 2, max_frames: int | None = None,
     progress: Callable[[int, int], None] | None = None, video: bool = True, blender: str = BLENDER,
-    cache: Path | None = None, batch: int = BATCH_FRAMES,
+    cache: Path | None = None, batch: int = BATCH_FRAMES, fps: int = FPS,
 ) -> dict[str, object]:
-    """Render the hand of ``seed`` photo-real into ``out``; returns a summary (frames, plays, rendered, video path).
+    """Render the hand of ``seed`` photo-real into ``out``, filmed at ``fps`` (a camera at 5 frames a second films
+    one frame in two of the plan: half the rendering); returns a summary (frames, plays, rendered, video path).
 
     ``progress(done, total)`` is called once the frames are planned and after each frame; ``cache``
     holds textures and decks (several hands may share one). ``spec.hands`` plays no part: the plan
@@ -69,14 +70,14 @@ def generate_photo_sequence(
         raise SceneSpecError(f"max_frames must be at least 1, not {max_frames}")
     if not blender_available(blender):
         raise SceneSpecError(f"{blender}: not found; photo-real sequences need Blender (apt-get install blender)")
-    plan = plan_hand(seed, SceneSpec(width=spec.width, height=spec.height), sides=sides, max_frames=max_frames)
+    plan = plan_hand(seed, SceneSpec(width=spec.width, height=spec.height), sides=sides, max_frames=max_frames, fps=fps)
     passes = out / ".passes"
     for folder in (out / "frames", out / "truth", passes):
         folder.mkdir(parents=True, exist_ok=True)
     shot_on = draw_set(np.random.default_rng([seed, 17]), spec, cache or passes / "textures", plan.final, plan.camera)
     settings = _settings(out, {"seed": seed, "sides": sides, "width": spec.width, "height": spec.height, "samples": spec.samples,
                                "edition": spec.edition, "objects": spec.objects, "held_out": spec.held_out, "test_split": spec.test_split,
-                               "deck": shot_on.deck})
+                               "fps": fps, "deck": shot_on.deck})
     shots = list(plan.shots())
     todo = [s for s in shots if not _truth(out, s.index).is_file()]
     done = len(shots) - len(todo)
@@ -108,7 +109,7 @@ def generate_photo_sequence(
     held.drop()
     first = shots[0] if shots else None
     write_hand_files(out, plan, layout_of(first.arrangement, first.camera.homography()) if first else None)
-    video_path = _video(out, len(shots), spec, again=written > 0) if video else None
+    video_path = _video(out, len(shots), spec, fps, again=written > 0) if video else None
     return {"frames": len(shots), "plays": len(plan.events()), "rendered": written, "reused": reused,
             "video": str(video_path) if video_path else None}
 
@@ -189,6 +190,7 @@ def _settings(out: Path, settings: dict[str, Any]) -> dict[str, Any]:
     if path.is_file():
         recorded = json.loads(path.read_text())
         recorded.setdefault("test_split", False)  # folders rendered before the test split existed
+        recorded.setdefault("fps", FPS)  # and before a hand could be filmed at another rate
         changed = [k for k in SETTINGS if recorded.get(k) != settings[k]]
         if changed:
             differ = ", ".join(f"{k} {recorded.get(k)} there, {settings[k]} now" for k in changed)
@@ -198,12 +200,12 @@ def _settings(out: Path, settings: dict[str, Any]) -> dict[str, Any]:
     return dict(settings)
 
 
-def _video(out: Path, frames: int, spec: PhotoSpec, *, again: bool) -> Path | None:
+def _video(out: Path, frames: int, spec: PhotoSpec, fps: int, *, again: bool) -> Path | None:
     """The frames as a video (kept when no frame is new)."""
     existing = next((p for p in (out / "video.mp4", out / "video.avi") if p.is_file()), None)
     if existing is not None and not again:
         return existing
-    writer, path = open_video(out, spec.width, spec.height)
+    writer, path = open_video(out, spec.width, spec.height, fps)
     if writer is None:
         return None
     for f in range(frames):

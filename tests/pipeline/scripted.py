@@ -22,16 +22,17 @@ def card(side: str, c: Card, x: float, k: int = 0, *, sideways: bool = False, co
 
 
 class Stream:
-    """Feeds a tracker frame by frame at 10 frames per second."""
+    """Feeds a tracker frame by frame at ``fps`` frames per second (10 unless told)."""
 
-    def __init__(self, goal: int = 1000, settings: ReconcileSettings | None = None) -> None:
+    def __init__(self, goal: int = 1000, settings: ReconcileSettings | None = None, fps: float = 10.0) -> None:
         self.tracker = HandTracker(("North", "South"), goal=goal, settings=settings or ReconcileSettings())
         self.index = 0
+        self.fps = fps
 
     def show(self, *cards: Observation, times: int = 1, draw_pile: bool = True):
         state = None
         for _ in range(times):
-            frame = FrameObservations(self.index, self.index / 10, tuple(cards), draw_pile, LENGTH,
+            frame = FrameObservations(self.index, self.index / self.fps, tuple(cards), draw_pile, LENGTH,
                                       tuple(UP.items()))
             state = self.tracker.update(frame)
             self.index += 1

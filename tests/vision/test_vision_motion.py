@@ -113,6 +113,15 @@ def test_a_tile_that_keeps_moving_runs_every_few_frames():
     assert runs == [0, 0, 1, 1, 1, 2, 2, 2, 3]  # every tiled.moving_every-th frame
 
 
+def test_a_slower_camera_runs_a_moving_tile_after_the_same_time_not_the_same_frames():
+    tiled = TiledDetector(PaperFinder())
+    reader = FrameReader(tiled, PrintReader(), moved_only=True)
+    reader.pace(5)  # 0.3 s at 10 frames a second: 2 frames at 5
+    assert tiled.moving_every == 2
+    reader.pace(10)
+    assert tiled.moving_every == 3
+
+
 def test_a_still_card_keeps_its_reading_and_a_changed_one_is_read_again():
     recogniser = PrintReader()
     reader = FrameReader(TiledDetector(PaperFinder()), recogniser, moved_only=True)

@@ -17,7 +17,8 @@ from vision.read.motion import Glance, Region
 from vision.read.numerals import NumeralRecogniser
 from vision.read.recogniser import Reading, Recogniser
 from vision.read.sighting import Sighting
-from vision.read.tiling import LIVE_TILE_SHARE, STILL_TILE_SHARE, TiledDetector
+from vision.read.tiling import LIVE_TILE_SHARE, MOVING_EVERY, STILL_TILE_SHARE, TiledDetector
+from vision.sources.frames import frames_for
 
 FACE_UP_CLASS = "card_face_up"
 MIN_READABLE_PX = 22.0
@@ -96,6 +97,12 @@ class FrameReader:
             except ModelError:  # no faces to outline with: the boxes stand
                 outliner = None
         return cls(tiled, recogniser, outliner, moved_only=not still if moved_only is None else moved_only)
+
+    def pace(self, fps: float) -> None:
+        """Frames come ``fps`` a second: a tile where something keeps moving is run again after the same time as
+        at 10 (:data:`~vision.read.tiling.MOVING_EVERY` frames then), not after as many frames."""
+        if isinstance(self.detector, TiledDetector):
+            self.detector.moving_every = frames_for(MOVING_EVERY, fps)
 
     def read(self, image: NDArray[np.uint8]) -> FrameReading:
         started = time.perf_counter()

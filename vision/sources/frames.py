@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator
@@ -15,7 +16,17 @@ from vision.errors import VisionError
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
 DEFAULT_FPS = 10.0
-"""The frame rate assumed for a folder of frames (and for a video that does not say)."""
+"""The frame rate assumed for a folder of frames (and for a video that does not say); the rate the pipeline's
+counts of frames that stand for a time are set for (:func:`frames_for`)."""
+
+
+def frames_for(frames: int, fps: float) -> int:
+    """``frames`` at :data:`DEFAULT_FPS` as frames at ``fps``: the same time, rounded up, never under one frame.
+
+    >>> frames_for(3, 5), frames_for(5, 5), frames_for(3, 30), frames_for(1, 1)
+    (2, 3, 9, 1)
+    """
+    return max(1, math.ceil(frames * fps / DEFAULT_FPS - 1e-9))
 
 
 class SourceError(VisionError):

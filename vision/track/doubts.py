@@ -32,7 +32,7 @@ def mixed_column_flags(runs: MixedRuns, frame: FrameObservations, flags: Sequenc
 
 
 def pile_flags(due: Sequence[tuple[PlayEvent, tuple[float, float] | None]], events: Sequence[PlayEvent],
-               piles: TablePiles, rules: PlayRules, frame: FrameObservations) -> list[Flag]:
+               piles: TablePiles, rules: PlayRules, frame: FrameObservations, taken_away_frames: int) -> list[Flag]:
     """A flag, in ``frame``, for each play of ``due`` (with its place) that breaks a rule of play by its side's
     piles (:func:`~vision.track.rule_checks.check_play_on_piles`); ``events``: every play counted so far."""
     table = [TablePlay(e.side, e.card, e.sideways, e.frame) for e in events]
@@ -40,7 +40,7 @@ def pile_flags(due: Sequence[tuple[PlayEvent, tuple[float, float] | None]], even
     for play, where in due:
         safeties = tuple(PileCard(e.frame, e.card) for e in events if e.side == play.side and e.card.is_safety)
         breach = check_play_on_piles(TablePlay(play.side, play.card, play.sideways, play.frame),
-                                     piles.of(play.side, safeties), rules, table)
+                                     piles.of(play.side, safeties), rules, table, taken_away_frames)
         if breach is not None:
             out.append(Flag(frame.index, frame.time, play.side, play.card, FlagReason(breach.breach.value),
                             breach.message, where))

@@ -35,6 +35,8 @@ class DrawPileWatch:
     gone_from: int | None = None
     """The first frame of the run of frames without the pile that made it gone (``None`` while it is there)."""
     _streak: int = 0
+    gone_before: int = GONE_BEFORE_FRAMES
+    """:data:`GONE_BEFORE_FRAMES` at the camera's rate (:attr:`~vision.track.settings.ReconcileSettings.draw_pile_gone_before_frames`)."""
 
     def see(self, seen: bool, index: int) -> None:
         """Whether the pile was seen in frame ``index``."""
@@ -47,11 +49,11 @@ class DrawPileWatch:
         """Whether the pile had run out when the card first seen in ``frame`` landed (``None``: no card yet)."""
         if self.seen or self.gone_from is None:
             return False
-        return frame is None or self.gone_from + GONE_BEFORE_FRAMES <= frame
+        return frame is None or self.gone_from + self.gone_before <= frame
 
     def to_state(self) -> dict[str, Any]:
         return {"pile_seen": self.seen, "pile_gone_from": self.gone_from}
 
     @classmethod
-    def from_state(cls, d: dict[str, Any], frames_to_change: int) -> DrawPileWatch:
-        return cls(frames_to_change, bool(d["pile_seen"]), d.get("pile_gone_from"))
+    def from_state(cls, d: dict[str, Any], frames_to_change: int, gone_before: int = GONE_BEFORE_FRAMES) -> DrawPileWatch:
+        return cls(frames_to_change, bool(d["pile_seen"]), d.get("pile_gone_from"), gone_before=gone_before)

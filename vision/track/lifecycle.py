@@ -20,6 +20,7 @@ from enum import Enum, StrEnum
 from typing import Any
 
 from scoring.hand import EXTENDED_GOAL, HandRecord
+from vision.sources.frames import frames_for
 from vision.table.observations import FrameObservations
 from vision.track.settings import ReconcileSettings
 from vision.track.state import Flag, HandState, PlayEvent
@@ -57,6 +58,12 @@ class LifecycleSettings:
     start_on_first_frame: bool = True
     """Start the first hand with the first frame instead of waiting for a cleared table (a source
     that starts mid-hand, a replay)."""
+
+    def at_rate(self, fps: float) -> LifecycleSettings:
+        """These settings for a camera filming ``fps`` frames a second: the cleared table's frames keep their
+        time, as the tracker's counts that stand for a time do (:meth:`ReconcileSettings.at_rate`)."""
+        return replace(self, reconcile=self.reconcile.at_rate(fps),
+                       cleared_table_frames=frames_for(self.cleared_table_frames, fps))
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,8 @@ class PileWatch:
     """One pile of one side: the cards that came on top, oldest first."""
 
     cards: list[PileCard] = field(default_factory=list)
+    top_frames: int = TOP_FRAMES
+    """Frames a new card must be seen in before it is on top (:attr:`~vision.track.settings.ReconcileSettings.pile_top_frames`)."""
     _run: Card | None = None
     _run_from: int = 0
     _run_frames: int = 0
@@ -60,7 +62,7 @@ class PileWatch:
         if card is not self._run:
             self._run, self._run_from, self._run_frames = card, frame, 0
         self._run_frames += 1
-        if self._run_frames >= TOP_FRAMES:
+        if self._run_frames >= self.top_frames:
             self.cards.append(PileCard(self._run_from, card))
             self._run, self._run_frames = None, 0
 
@@ -68,8 +70,8 @@ class PileWatch:
         return [[p.frame, p.card.value] for p in self.cards]
 
     @classmethod
-    def from_state(cls, d: list[list[Any]]) -> PileWatch:
-        return cls([PileCard(int(f), Card(c)) for f, c in d])
+    def from_state(cls, d: list[list[Any]], top_frames: int = TOP_FRAMES) -> PileWatch:
+        return cls([PileCard(int(f), Card(c)) for f, c in d], top_frames)
 
 
 @dataclass
@@ -77,13 +79,14 @@ class TablePiles:
     """Every side's battle and speed piles."""
 
     sides: tuple[str, ...]
+    top_frames: int = TOP_FRAMES
     battle: dict[str, PileWatch] = field(default_factory=dict)
     speed: dict[str, PileWatch] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for name in self.sides:
-            self.battle.setdefault(name, PileWatch())
-            self.speed.setdefault(name, PileWatch())
+            self.battle.setdefault(name, PileWatch(top_frames=self.top_frames))
+            self.speed.setdefault(name, PileWatch(top_frames=self.top_frames))
 
     def see(self, frame: FrameObservations, minimum_confidence: float) -> None:
         for name in self.sides:
@@ -103,8 +106,8 @@ class TablePiles:
                 "speed": {k: w.to_state() for k, w in self.speed.items()}}
 
     @classmethod
-    def from_state(cls, sides: tuple[str, ...], d: dict[str, Any] | None) -> TablePiles:
+    def from_state(cls, sides: tuple[str, ...], d: dict[str, Any] | None, top_frames: int = TOP_FRAMES) -> TablePiles:
         if d is None:
-            return cls(sides)
-        return cls(sides, {k: PileWatch.from_state(v) for k, v in d["battle"].items()},
-                   {k: PileWatch.from_state(v) for k, v in d["speed"].items()})
+            return cls(sides, top_frames)
+        return cls(sides, top_frames, {k: PileWatch.from_state(v, top_frames) for k, v in d["battle"].items()},
+                   {k: PileWatch.from_state(v, top_frames) for k, v in d["speed"].items()})

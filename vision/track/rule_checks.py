@@ -140,13 +140,14 @@ def check_distance(play: TablePlay, piles: SidePiles, rules: PlayRules = PlayRul
     return None
 
 
-def check_coup_fourre(play: TablePlay, piles: SidePiles, table: Sequence[TablePlay] = ()) -> RuleBreach | None:
+def check_coup_fourre(play: TablePlay, piles: SidePiles, table: Sequence[TablePlay] = (),
+                      taken_away_frames: int = ATTACK_TAKEN_AWAY_FRAMES) -> RuleBreach | None:
     """Whether a safety laid sideways answers the matching attack laid on its side right before.
 
     The attack is the last hazard that came on top of the side's battle or speed pile before the safety, one
     the safety protects against. Between the two, no other counted card (``table``: every side's) landed and
     nothing came on the side's piles but a card under an attack the safety cancels showing again as that attack
-    was taken away, within :data:`ATTACK_TAKEN_AWAY_FRAMES` of the safety.
+    was taken away, within ``taken_away_frames`` (:data:`ATTACK_TAKEN_AWAY_FRAMES` at 10 frames a second) of the safety.
     """
     if not (play.card.is_safety and play.sideways):
         return None
@@ -164,7 +165,7 @@ def check_coup_fourre(play: TablePlay, piles: SidePiles, table: Sequence[TablePl
     if None in shown_again:
         shown_again |= UNDER_AN_ATTACK  # what lay under an attack was never seen on top: any card it can be
     since = [p for p, _ in laid if p.frame > attack.frame
-             and (p.card not in shown_again or play.frame - p.frame > ATTACK_TAKEN_AWAY_FRAMES)]
+             and (p.card not in shown_again or play.frame - p.frame > taken_away_frames)]
     between = [p for p in table if attack.frame < p.frame < play.frame and p != play]
     if since or between:
         other = (f"a {since[0].card.title} came on its pile at frame {since[0].frame}" if since
@@ -176,7 +177,7 @@ def check_coup_fourre(play: TablePlay, piles: SidePiles, table: Sequence[TablePl
 
 
 def check_play_on_piles(play: TablePlay, piles: SidePiles, rules: PlayRules = PlayRules(),
-                        table: Sequence[TablePlay] = ()) -> RuleBreach | None:
+                        table: Sequence[TablePlay] = (), taken_away_frames: int = ATTACK_TAKEN_AWAY_FRAMES) -> RuleBreach | None:
     """The first rule of play ``play`` breaks by its side's piles (:func:`check_distance`,
     :func:`check_coup_fourre`); ``None`` when it breaks none."""
-    return check_distance(play, piles, rules) or check_coup_fourre(play, piles, table)
+    return check_distance(play, piles, rules) or check_coup_fourre(play, piles, table, taken_away_frames)

@@ -5,10 +5,18 @@ Each says what raising or lowering it does; :class:`ReconcileSettings` holds the
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 from scoring.hand import GOALS
-from vision.track.rule_checks import PlayRules
+from vision.sources.frames import DEFAULT_FPS, frames_for
+from vision.track.draw_pile import GONE_BEFORE_FRAMES
+from vision.track.piles import TOP_FRAMES
+from vision.track.rule_checks import ATTACK_TAKEN_AWAY_FRAMES, PlayRules
+
+NOMINAL_FPS = DEFAULT_FPS
+"""The camera rate the frame counts of the settings are set for (a sequence's 10 frames a second); at another
+rate :meth:`ReconcileSettings.at_rate` keeps the time those that stand for a time stand for (:func:`frames_for`)."""
 
 WHOLE_SHARE = 0.93
 """A box at least this share of the longest one a nearby card was seen with shows a whole card (a box
@@ -78,6 +86,9 @@ AT_HOME_SHARE = 0.5
 """A card seen within this share of ``same_card_radius`` of where a counted card was last seen whole is
 that card (boxes of one card seen whole lie a few pixels apart; the cards of a column laid tight lie
 about a ``same_card_radius`` apart)."""
+PILE_CHECK_AFTER = 2
+"""A counted card is held to its side's piles this many frames past a pile's ``pile_top_frames`` after it was
+counted: a Roll or an attack laid just before it has come on top of its pile by then (:mod:`vision.track.piles`)."""
 COLUMN_STEPS_HIDDEN = 4
 """A hand laying a card at the foot of a column of small cards can hide this many of the column's cards."""
 
@@ -129,6 +140,12 @@ class ReconcileSettings:
     a card on the table is seen again and again, in a column as a strip)."""
     draw_pile_frames: int = 5
     """The draw pile is believed gone (or back) after this many frames in a row that say so."""
+    pile_top_frames: int = TOP_FRAMES
+    """Frames a new card of a battle or speed pile is seen in before it is on top (:mod:`vision.track.piles`)."""
+    attack_taken_away_frames: int = ATTACK_TAKEN_AWAY_FRAMES
+    """How long before a coup fourré its attack may be taken away (:func:`~vision.track.rule_checks.check_coup_fourre`)."""
+    draw_pile_gone_before_frames: int = GONE_BEFORE_FRAMES
+    """How long before the last card the draw pile must have gone (:mod:`vision.track.draw_pile`)."""
     play_rules: PlayRules = PlayRules()
     """The rules of play counted cards are held to by their sides' piles (a Roll to drive, the speed limit;
     :data:`~vision.track.rule_checks.PLAY_RULES` has each rule set's)."""
@@ -146,5 +163,23 @@ class ReconcileSettings:
             raise ValueError("same_card_radius must be above 0 and below moved_card_radius")
         if not 0 < self.place_smoothing <= 1:
             raise ValueError(f"place_smoothing must be above 0 and at most 1, not {self.place_smoothing}")
-        if self.draw_pile_frames < 1:
-            raise ValueError(f"draw_pile_frames must be at least 1, not {self.draw_pile_frames}")
+        for name in ("draw_pile_frames", "pile_top_frames", "mixed_column_frames"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1, not {getattr(self, name)}")
+
+    def at_rate(self, fps: float) -> ReconcileSettings:
+        """These settings for a camera filming ``fps`` frames a second (:data:`NOMINAL_FPS`: unchanged).
+
+        The counts that stand for a time keep that time (:func:`frames_for`): a pile's new top, a column read
+        mixed, a counted card unseen, the draw pile gone, an attack taken away. The vote's counts stand for looks
+        at a card and stay: at 5 frames a second a card is counted after three sure sightings as at 10, later.
+        """
+        if not fps > 0:
+            raise ValueError(f"a camera rate is above 0 frames a second, not {fps}")
+        timed: dict[str, Any] = {name: frames_for(getattr(self, name), fps) for name in TIMED_COUNTS}
+        return replace(self, **timed)
+
+
+TIMED_COUNTS = ("mixed_column_frames", "doubt_seen_under", "doubt_unseen_frames", "draw_pile_frames",
+                "pile_top_frames", "attack_taken_away_frames", "draw_pile_gone_before_frames")
+"""The :class:`ReconcileSettings` counted in frames that stand for a time (:meth:`ReconcileSettings.at_rate`)."""

@@ -38,7 +38,7 @@ from vision.track.correction import corrected_slots
 from vision.track.doubts import MixedRuns, mixed_column_flags, pile_flags, unfinished_flag
 from vision.track.draw_pile import DrawPileWatch
 from vision.track.matching import Matching, camera_shift, column_step, longest_after, match_nearest
-from vision.track.piles import TOP_FRAMES, TablePiles
+from vision.track.piles import TablePiles
 from vision.track.settings import (
     AT_HOME_SHARE,
     CARD_LENGTH_BEFORE_SEEN_PX,
@@ -49,6 +49,7 @@ from vision.track.settings import (
     FLAGGED_SIDE_CONFIDENCE,
     HALF_SEEN_SIDE_CONFIDENCE,
     NOT_A_STRIP_SHARE,
+    PILE_CHECK_AFTER,
     SHORTEST_COLUMN_STEP,
     TIGHTEST_STEP,
     WHOLE_SHARE,
@@ -57,9 +58,6 @@ from vision.track.settings import (
 from vision.track.slots import Candidate, Slot
 from vision.track.state import Flag, FlagReason, HandState, PlayEvent, SideState
 
-PILE_CHECK_AFTER = TOP_FRAMES + 2
-"""A counted card is held to its side's piles this many frames after it was counted: a Roll or an attack laid
-just before it has come on top of its pile by then (:mod:`vision.track.piles`)."""
 
 class HandTracker:
     """Fuses frames into the state of one hand. Feed it frames in order with :meth:`update`.
@@ -84,13 +82,13 @@ class HandTracker:
         self._candidates: list[Candidate] = []
         self._events: list[PlayEvent] = []
         self._flags: list[Flag] = []
-        self._piles = TablePiles(self.side_names)
+        self._piles = TablePiles(self.side_names, settings.pile_top_frames)
         self._to_check: list[tuple[PlayEvent, tuple[float, float] | None]] = []
         """Counted plays not yet held to their side's piles, with their places (:data:`PILE_CHECK_AFTER`)."""
         self._mixed_runs: MixedRuns = {}
         self._card_length: float | None = None
         self._ups: dict[str, tuple[float, float] | None] = {}
-        self._draw_pile = DrawPileWatch(self.settings.draw_pile_frames)
+        self._draw_pile = DrawPileWatch(settings.draw_pile_frames, gone_before=settings.draw_pile_gone_before_frames)
         self.frames = 0
         self.last_play_time: float | None = None
         """When the last counted card (of any kind) landed, in source seconds."""
@@ -122,11 +120,11 @@ class HandTracker:
         t._slots = [Slot.from_state(s) for s in d["slots"]]
         t._events = [PlayEvent.from_state(e) for e in d["events"]]
         t._flags = [Flag.from_state(f) for f in d["flags"]]
-        t._piles = TablePiles.from_state(t.side_names, d.get("piles"))
+        t._piles = TablePiles.from_state(t.side_names, d.get("piles"), settings.pile_top_frames)
         t._to_check = [(PlayEvent.from_state(c["play"]), (float(c["where"][0]), float(c["where"][1]))
                         if c["where"] is not None else None) for c in d.get("to_check", ())]
         t._card_length = d["card_length"]
-        t._draw_pile = DrawPileWatch.from_state(d, settings.draw_pile_frames)
+        t._draw_pile = DrawPileWatch.from_state(d, settings.draw_pile_frames, settings.draw_pile_gone_before_frames)
         t._ups = {k: (float(v[0]), float(v[1])) if v is not None else None for k, v in d["ups"].items()}
         t.frames, t.last_play_time = int(d["frames"]), d["last_play_time"]
         return t
@@ -192,7 +190,7 @@ class HandTracker:
             elif c.hits[-1] >= window_start:
                 still.append(c)
         self._candidates = still
-        self._check_on_piles(frame, frame.index - PILE_CHECK_AFTER)
+        self._check_on_piles(frame, frame.index - self.settings.pile_top_frames - PILE_CHECK_AFTER)
         self._doubt_the_unseen(frame)
         self._mixed_runs, mixed = mixed_column_flags(self._mixed_runs, frame, self._flags, s.mixed_column_frames)
         self._flags.extend(mixed)
@@ -313,7 +311,8 @@ class HandTracker:
         play stays counted and is flagged (:func:`~vision.track.doubts.pile_flags`)."""
         due = [(e, w) for e, w in self._to_check if e.decided_frame <= counted_by]
         self._to_check = [(e, w) for e, w in self._to_check if e.decided_frame > counted_by]
-        self._flags.extend(pile_flags(due, self._events, self._piles, self.settings.play_rules, frame))
+        s = self.settings
+        self._flags.extend(pile_flags(due, self._events, self._piles, s.play_rules, frame, s.attack_taken_away_frames))
 
     def _moved_from(self, c: Candidate) -> Slot | None:
         """The counted card this candidate is, moved (knocked askew), if any."""
