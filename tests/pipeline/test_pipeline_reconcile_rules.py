@@ -122,7 +122,8 @@ def test_the_draw_pile_goes_only_after_several_frames_without_it():
 
 @pytest.mark.parametrize("bad", [dict(minimum_frames_seen=0), dict(minimum_frames_seen=6, vote_window_frames=5),
                                  dict(same_card_radius=0.9, moved_card_radius=0.5), dict(draw_pile_frames=0),
-                                 dict(minimum_evidence=6.0), dict(minimum_evidence=-1.0)])
+                                 dict(minimum_evidence=6.0), dict(minimum_evidence=-1.0), dict(pile_top_frames=0),
+                                 dict(mixed_column_frames=0)])
 def test_settings_that_cannot_work_are_refused(bad):
     with pytest.raises(ValueError):
         ReconcileSettings(**bad)
