@@ -24,9 +24,10 @@ class Table:
         self.index = 0
         self.events: list = []
 
-    def show(self, cards=(), *, times: int = 1, draw_pile: bool = True, fps: float = 10.0):
+    def show(self, cards=(), *, times: int = 1, draw_pile: bool = True, fps: float = 10.0, unread=()):
+        """``unread``: (side, centres) of the whole face-up cards left unread in those frames."""
         for _ in range(times):
-            frame = FrameObservations(self.index, self.index / fps, tuple(cards), draw_pile, 87.0, UP)
+            frame = FrameObservations(self.index, self.index / fps, tuple(cards), draw_pile, 87.0, UP, unread=tuple(unread))
             self.events += self.life.update(frame)
             self.index += 1
         return [e.kind for e in self.events]
@@ -255,3 +256,27 @@ def test_a_hand_confirmed_by_a_person_or_without_flags_is_not_in_doubt():
     t.life.confirm()  # a person looked at it
     t.show(times=5)
     assert t.life.held == [] and t.life.finished[0].flags
+
+
+def test_a_side_whose_whole_cards_stay_unread_is_flagged_as_the_hand_ends():
+    """A deck Borne reads badly: the trip completed, and North's two whole cards unread the last frames it showed."""
+    t = Table()
+    unread = [("North", ((400.0, 300.0), (480.0, 300.0))), ("South", ())]
+    t.show(column("North", Card.DISTANCE_25, 300, 1), times=6, unread=unread)
+    t.show(column("North", Card.DISTANCE_25, 300, 1) + full_trip(), times=6, unread=unread)
+    assert t.life.pending.termination is Termination.TRIP_COMPLETED
+    (flag,) = t.life.pending.flags
+    assert (flag.reason, flag.side, flag.card, flag.where) == (FlagReason.UNREAD, "North", None, (400.0, 300.0))
+    assert "North had 2 cards" in flag.message and f"frame {flag.frame}" in flag.message
+
+
+def test_an_unread_card_now_and_then_is_no_doubt_and_a_cleared_table_keeps_the_last_one_seen():
+    t = Table()
+    t.show(column("South", Card.DISTANCE_200, 100, 2), times=6, unread=[("South", ())])
+    t.show(column("South", Card.DISTANCE_200, 100, 2), times=2, unread=[("South", ((50.0, 50.0),))])  # an arm's edge
+    t.show(full_trip(), times=6, unread=[("South", ())])
+    assert t.life.pending.termination is Termination.TRIP_COMPLETED and t.life.pending.flags == ()
+    t = Table()
+    t.show(column("South", Card.DISTANCE_75, 200, 2), times=8, unread=[("South", ((50.0, 50.0),))])
+    t.show(times=5)  # the table cleared: frames without cards say nothing of them
+    assert sorted(f.reason.value for f in t.life.held[0].flags) == ["unfinished", "unread"]

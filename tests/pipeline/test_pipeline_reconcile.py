@@ -359,3 +359,25 @@ def test_a_faint_box_straddling_the_strips_of_a_column_is_not_observed():
     frame = observations_from_census(take_census([*strips, whole, across, beside], layout), layout, index=0, time=0.0)
     south = [o for o in frame.cards if o.side == "South"]
     assert sorted(round(o.confidence, 2) for o in south) == [0.4, 0.9, 0.9, 0.9, 0.95]
+
+
+def test_whole_face_up_cards_left_unread_are_observed_by_side_and_strips_are_not():
+    """What :class:`~vision.track.doubts.UnreadCards` is fed: where each side's unread whole cards lie."""
+    import numpy as np
+
+    from vision.read.sighting import Sighting
+    from vision.table.census import take_census
+    from vision.table.layout import TableLayout
+    from vision.table.observations import observations_from_census
+
+    def box(cx: float, top: float, length: float = 87.0) -> np.ndarray:
+        return np.array([[cx - 28, top], [cx + 28, top], [cx + 28, top + length], [cx - 28, top + length]])
+
+    layout = TableLayout.default(1280, 720)
+    read = Sighting(box(600, 520), True, Card.DISTANCE_50, 0.9)
+    unread_whole = Sighting(box(700, 520), True, None, 0.85)
+    unread_strip = Sighting(box(800, 520, length=25.0), True, None, 0.85)
+    back = Sighting(box(900, 520), False, None, 0.9)
+    frame = observations_from_census(take_census([read, unread_whole, unread_strip, back], layout), layout,
+                                     index=0, time=0.0)
+    assert dict(frame.unread) == {"South": ((700.0, 563.5),)}  # North shows no face-up card: nothing said of it

@@ -46,11 +46,19 @@ class FrameObservations:
     """Each side's up direction (bottom edge to top edge of a normally laid card)."""
     mixed_columns: tuple[tuple[str, tuple[Card, ...]], ...] = ()
     """Each side's column of distance cards that read as different values: the side and those values."""
+    unread: tuple[tuple[str, tuple[tuple[float, float], ...]], ...] = ()
+    """Each side showing face-up cards, with where its whole ones whose face was not read lie (their centres;
+    :data:`UNREAD_WHOLE_SHARE`): a deck Borne reads badly, or a box on no card."""
 
     @property
     def table_empty(self) -> bool:
         """No face-up card in any side's zone."""
         return not self.cards
+
+
+UNREAD_WHOLE_SHARE = 0.8
+"""An unread face-up box at least this share of a card's length shows a whole card (a column's strips are often
+unread; a whole face should not be)."""
 
 
 def observations_from_census(census: TableCensus, layout: TableLayout, *, index: int, time: float) -> FrameObservations:
@@ -73,7 +81,10 @@ def observations_from_census(census: TableCensus, layout: TableLayout, *, index:
                                      s.long_side))
     length = card_length([p.sighting for side in census.sides for p in side.cards])
     mixed = tuple((side.side, column.values) for side in census.sides for column in side.mixed_columns)
-    return FrameObservations(index, time, tuple(cards), census.draw_pile, length, tuple(ups), mixed)
+    unread = tuple((side.side, tuple((float(p.sighting.centre[0]), float(p.sighting.centre[1])) for p in side.cards
+                                     if p.sighting.is_unknown and length and p.sighting.long_side >= UNREAD_WHOLE_SHARE * length))
+                   for side in census.sides if any(p.sighting.face_up for p in side.cards))
+    return FrameObservations(index, time, tuple(cards), census.draw_pile, length, tuple(ups), mixed, unread)
 
 
 def top_edge_anchor(corners: NDArray[np.float64], up: tuple[float, float] | None) -> tuple[float, float]:

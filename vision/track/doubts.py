@@ -1,8 +1,11 @@
 """Flags the tracker raises about cards it counted: a column that reads as two values, a play that breaks a
-rule of play by its side's piles, a hand that ended unfinished. Pure functions: the flags so far in, the new ones out."""
+rule of play by its side's piles, a hand that ended unfinished (pure functions: the flags so far in, the new ones
+out), and a side whose whole cards could not be read (:class:`UnreadCards`)."""
 
 from __future__ import annotations
 
+import statistics
+from collections import deque
 from collections.abc import Sequence
 
 from scoring.cards import Card
@@ -58,3 +61,31 @@ def unfinished_flag(state: HandState, last: FrameObservations | None) -> Flag | 
                 FlagReason.UNFINISHED,
                 f"the hand ended with cards left to draw and no side at {state.effective_goal} km "
                 f"({leader.side} has {leader.km}): was a distance card missed?")
+
+
+class UnreadCards:
+    """Each side's whole face-up cards that could not be read, over the last frames it showed cards in (a frame
+    with none in its zone, the table cleared, adds nothing: the hand's end is still in view)."""
+
+    def __init__(self, frames: int) -> None:
+        self._recent: dict[str, deque[tuple[int, float, tuple[tuple[float, float], ...]]]] = {}
+        self._frames = frames
+
+    def see(self, frame: FrameObservations) -> None:
+        for side, where in frame.unread:
+            self._recent.setdefault(side, deque(maxlen=self._frames)).append((frame.index, frame.time, where))
+
+    def flags(self) -> list[Flag]:
+        """A flag for each side that showed unread whole cards in most of its last frames (:attr:`FlagReason.UNREAD`),
+        naming the last of those frames and where one of them lay."""
+        out: list[Flag] = []
+        for side, recent in self._recent.items():
+            counts = [len(where) for _, _, where in recent]
+            if not counts or statistics.median(counts) < 1:
+                continue
+            index, time, where = next(r for r in reversed(recent) if r[2])
+            n = round(statistics.median(counts))
+            out.append(Flag(index, time, side, None, FlagReason.UNREAD,
+                            f"{side} had {n} card{'s' if n > 1 else ''} on the table that could not be read "
+                            f"(frame {index}): count {'them' if n > 1 else 'it'} by hand", where[0]))
+        return out

@@ -297,9 +297,8 @@ class HandLifecycle:
 
     def _finish_at(self, frame_index: int, how: Termination, out: list[LifecycleEvent]) -> None:
         assert self.tracker is not None
-        state = self.tracker.settle_checks()
-        if how in (Termination.TABLE_CLEARED, Termination.SOURCE_ENDED):
-            state = self.tracker.flag_unfinished()
+        self.tracker.settle_checks()
+        state = self.tracker.flag_hand_end(unfinished=how in (Termination.TABLE_CLEARED, Termination.SOURCE_ENDED))
         self._report_at(frame_index, state, out)
         # a trip completed after the pile ran out (the delayed action bonus) is asked of the pile as the last card
         # landed; a hand that stopped is over with the pile as it is now

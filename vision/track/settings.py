@@ -140,6 +140,9 @@ class ReconcileSettings:
     a card on the table is seen again and again, in a column as a strip)."""
     draw_pile_frames: int = 5
     """The draw pile is believed gone (or back) after this many frames in a row that say so."""
+    unread_frames: int = 20
+    """A side's whole face-up cards left unread in most of its last this many frames with cards flag the hand
+    as it ends (:class:`~vision.track.doubts.UnreadCards`)."""
     pile_top_frames: int = TOP_FRAMES
     """Frames a new card of a battle or speed pile is seen in before it is on top (:mod:`vision.track.piles`)."""
     attack_taken_away_frames: int = ATTACK_TAKEN_AWAY_FRAMES
@@ -163,7 +166,7 @@ class ReconcileSettings:
             raise ValueError("same_card_radius must be above 0 and below moved_card_radius")
         if not 0 < self.place_smoothing <= 1:
             raise ValueError(f"place_smoothing must be above 0 and at most 1, not {self.place_smoothing}")
-        for name in ("draw_pile_frames", "pile_top_frames", "mixed_column_frames"):
+        for name in ("draw_pile_frames", "pile_top_frames", "mixed_column_frames", "unread_frames"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, not {getattr(self, name)}")
 
@@ -181,5 +184,5 @@ class ReconcileSettings:
 
 
 TIMED_COUNTS = ("mixed_column_frames", "doubt_seen_under", "doubt_unseen_frames", "draw_pile_frames",
-                "pile_top_frames", "attack_taken_away_frames", "draw_pile_gone_before_frames")
+                "pile_top_frames", "attack_taken_away_frames", "draw_pile_gone_before_frames", "unread_frames")
 """The :class:`ReconcileSettings` counted in frames that stand for a time (:meth:`ReconcileSettings.at_rate`)."""

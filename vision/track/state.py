@@ -37,6 +37,10 @@ class FlagReason(Enum):
     UNPROVOKED_COUP_FOURRE = "unprovoked_coup_fourre"
     """Counted, and flagged: a safety laid sideways that answers no matching attack laid on its side just
     before (a safety misread as sideways, or the attack missed)."""
+    UNREAD = "unread"
+    """The hand ended with whole face-up cards on a side that could not be read, frame after frame (a deck
+    Borne reads badly, the camera too far, a box on something that is no card): its count may lack them. Of the
+    side, no card."""
     UNFINISHED = "unfinished"
     """The hand ended (the table cleared, the source stopped) with cards left in the draw pile and no
     side at the goal: a hand is played until one side completes the trip or the draw pile is gone,

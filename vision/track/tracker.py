@@ -35,7 +35,7 @@ from scoring.cards import DISTANCE_VALUES, Card
 from scoring.hand import EXTENDED_GOAL, GOALS, HandRecord, SafetyPlay
 from vision.table.observations import FrameObservations, Observation
 from vision.track.correction import corrected_slots
-from vision.track.doubts import MixedRuns, mixed_column_flags, pile_flags, unfinished_flag
+from vision.track.doubts import MixedRuns, UnreadCards, mixed_column_flags, pile_flags, unfinished_flag
 from vision.track.draw_pile import DrawPileWatch
 from vision.track.matching import Matching, camera_shift, column_step, longest_after, match_nearest
 from vision.track.piles import TablePiles
@@ -89,6 +89,7 @@ class HandTracker:
         self._card_length: float | None = None
         self._ups: dict[str, tuple[float, float] | None] = {}
         self._draw_pile = DrawPileWatch(settings.draw_pile_frames, gone_before=settings.draw_pile_gone_before_frames)
+        self._unread = UnreadCards(settings.unread_frames)  # not kept over a restart: two seconds refill it
         self.frames = 0
         self.last_play_time: float | None = None
         """When the last counted card (of any kind) landed, in source seconds."""
@@ -141,6 +142,7 @@ class HandTracker:
                                   + CARD_LENGTH_LEARN * frame.card_length_px)
         self._ups.update(dict(frame.up))
         self._draw_pile.see(frame.draw_pile, frame.index)
+        self._unread.see(frame)
         length = self._card_length or CARD_LENGTH_BEFORE_SEEN_PX
         same = self._same_card_px()
         seen = [o for o in frame.cards if o.confidence >= s.minimum_confidence]
@@ -256,13 +258,12 @@ class HandTracker:
             self._check_on_piles(self.last_frame, self.last_frame.index)
         return self.state()
 
-    def flag_unfinished(self) -> HandState:
-        """The hand is over though no side reached the goal and the draw pile is still there: flag it
-        (see :attr:`FlagReason.UNFINISHED`). Nothing happens when a side is at the goal, the draw pile
-        is gone, or no scoring card was counted (a table cleared before anyone played)."""
-        flag = unfinished_flag(self.state(), self.last_frame)
-        if flag is not None:
-            self._flags.append(flag)
+    def flag_hand_end(self, *, unfinished: bool) -> HandState:
+        """The hand is over: each side whose whole cards were left unread is flagged (:attr:`FlagReason.UNREAD`), and
+        with ``unfinished`` (the table cleared, the source stopped) a hand no side finished with cards to draw
+        (:attr:`FlagReason.UNFINISHED`; not one where no scoring card was counted, a table cleared before anyone played)."""
+        flag = unfinished_flag(self.state(), self.last_frame) if unfinished else None
+        self._flags.extend([*self._unread.flags(), *([flag] if flag is not None else [])])
         return self.state()
 
     @property
