@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 from pypdf import PdfReader
 
 from scoring.web.i18n import LANGUAGES, format_number, load_strings
@@ -55,7 +56,9 @@ def test_an_evening_in_each_language(server: Server, browser: Any, language: str
         page.fill(f"#player-{i}", name)
     page.wait_for_selector("#sides-preview li >> nth=1")
     assert page.text_content("#rules-help") == S["rule_sets"]["classic"]
-    assert page.locator("#goal option:checked").text_content() == S["setup"]["goal_km"].format(km=n(1000))
+    # four players make two sides of partners and a 1,000 km goal once the page has taken the fourth name in
+    # (waited for: under load the default can lag the last keystroke)
+    expect(page.locator("#goal option:checked")).to_have_text(S["setup"]["goal_km"].format(km=n(1000)), timeout=TIMEOUT_MS)
     no_stray_words(page)
     page.click("#start-game")
     page.wait_for_url(re.compile(r"/games/\d+$"), timeout=TIMEOUT_MS)
