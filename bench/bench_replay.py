@@ -16,14 +16,14 @@ through the pipeline exactly as ``borne replay`` does, and compares with the han
 - missed events: distance and safety plays in ``events.json`` the pipeline never counted;
 - delay: frames and seconds (at the sequence's frames per second, and at the pipeline's own
   rate) from the frame a card landed to the frame the pipeline counted it;
-
-A hand is filmed at 10 frames a second, or at 5 (``--fps 5`` for 2-D hands; ``borne data photo-sequences --fps 5``:
-one frame in two of the same hand, half the rendering); the pipeline is told the rate, as ``borne replay`` is.
 - frames per second and peak memory (RSS) of the bench process (with ``--replay-memory``, also of ``borne
   replay`` run alone on the longest hand); the time per stage of a frame (decode, detect,
   read, track) and one bare inference of the tiled detector on a whole frame in the same run, since speed is a
   figure of the machine and of what else runs on it. Frames are read as `replay` reads them, again only where
   they moved (`vision/read/motion.py`); ``--read-all`` reads every frame whole, as before.
+
+A hand is filmed at 10 frames a second, or at 5 (``--fps 5`` for 2-D hands; ``borne data photo-sequences --fps 5``:
+one frame in two of the same hand, half the rendering); the pipeline is told the rate, as ``borne replay`` is.
 
 ``--photos DIR`` replays the photo-real hands already rendered in ``DIR/hand_*`` instead of rendering
 2-D ones; the report is the same (``borne data photo-sequences --seed 31337 --held-out --out DIR``

@@ -9,14 +9,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from scoring.hand import GOALS
-from vision.sources.frames import DEFAULT_FPS, frames_for
+from vision.sources.frames import frames_for
 from vision.track.draw_pile import GONE_BEFORE_FRAMES
 from vision.track.piles import TOP_FRAMES
 from vision.track.rule_checks import ATTACK_TAKEN_AWAY_FRAMES, PlayRules
-
-NOMINAL_FPS = DEFAULT_FPS
-"""The camera rate the frame counts of the settings are set for (a sequence's 10 frames a second); at another
-rate :meth:`ReconcileSettings.at_rate` keeps the time those that stand for a time stand for (:func:`frames_for`)."""
 
 WHOLE_SHARE = 0.93
 """A box at least this share of the longest one a nearby card was seen with shows a whole card (a box
@@ -171,7 +167,8 @@ class ReconcileSettings:
                 raise ValueError(f"{name} must be at least 1, not {getattr(self, name)}")
 
     def at_rate(self, fps: float) -> ReconcileSettings:
-        """These settings for a camera filming ``fps`` frames a second (:data:`NOMINAL_FPS`: unchanged).
+        """These settings for a camera filming ``fps`` frames a second (the frame counts are set for
+        :data:`~vision.sources.frames.DEFAULT_FPS`, 10: unchanged).
 
         The counts that stand for a time keep that time (:func:`frames_for`): a pile's new top, a column read
         mixed, a counted card unseen, the draw pile gone, an attack taken away. The vote's counts stand for looks
