@@ -79,6 +79,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     _blender_options(p)
     p.add_argument("--sides", type=int, default=2, choices=(2, 3, 4), help="sides at the table (default 2)")
     p.add_argument("--max-frames", type=int, default=None, help="stop each hand after this many frames")
+    p.add_argument("--start", type=int, default=0, help="index of the first hand (default 0): hands START … START + COUNT - 1")
     _camera_rate(p)
     p.add_argument("--no-video", action="store_true", help="write frames only")
     p.set_defaults(func=_guarded(run_photo_sequences))
@@ -228,12 +229,14 @@ def run_photo_sequences(args: argparse.Namespace) -> int:
         raise CommandError(f"--count must be at least 1, not {args.count}")
     if args.max_frames is not None and args.max_frames < 1:
         raise CommandError(f"--max-frames must be at least 1, not {args.max_frames}")
+    if args.start < 0:
+        raise CommandError(f"--start must be 0 or more, not {args.start}")
     spec = _photo_spec(args)
     spec.check()  # before any progress bar is drawn
     if not blender_available():
         raise CommandError(f"{BLENDER}: not found; photo-real sequences need Blender (apt-get install blender)")
     root = Path(args.out)
-    for i in range(args.count):
+    for i in range(args.start, args.start + args.count):
         out = root / f"hand_{i:03d}"
         t = time.perf_counter()
         bars: list[tqdm] = []  # drawn once the hand is planned: a refused folder leaves no empty bar behind

@@ -307,6 +307,22 @@ def test_photo_sequences_refuse_bad_settings_in_one_line(tmp_path, capsys):
     assert main(["data", "photo-sequences", "--count", "0", "--out", str(tmp_path / "o")]) == 2
     assert main(["data", "photo-sequences", "--count", "1", "--max-frames", "0", "--out", str(tmp_path / "o")]) == 2
     assert main(["data", "photo-sequences", "--count", "1", "--samples", "0", "--out", str(tmp_path / "o")]) == 2
+    assert main(["data", "photo-sequences", "--count", "1", "--start", "-1", "--out", str(tmp_path / "o")]) == 2
     errors = capsys.readouterr().err.splitlines()
-    assert len(errors) == 3 and "--count" in errors[0] and "--max-frames" in errors[1] and "samples" in errors[2]
+    assert len(errors) == 4 and "--count" in errors[0] and "--max-frames" in errors[1] and "samples" in errors[2]
+    assert "--start" in errors[3]
     assert not (tmp_path / "o").exists()
+
+
+def test_photo_sequences_start_at_a_later_hand_of_the_seed(photo_hand, tmp_path):
+    """`--start 1` writes hand_001 only, and it is the hand of SEED + 1 (a split resumed where its record ends)."""
+    from borne.cli import main
+
+    out = tmp_path / "hands"
+    assert main(["data", "photo-sequences", "--seed", str(HAND_SEED - 1), "--start", "1", "--count", "1", "--max-frames", "1",
+                 "--width", str(HAND_SPEC.width), "--height", str(HAND_SPEC.height), "--samples", str(HAND_SPEC.samples),
+                 "--no-video", "--out", str(out)]) == 0
+    assert sorted(p.name for p in out.iterdir() if not p.name.startswith(".")) == ["hand_001"]
+    assert json.loads((out / "hand_001" / "sequence.json").read_text())["seed"] == HAND_SEED
+    first, _ = photo_hand
+    assert (out / "hand_001" / "truth" / "000000.json").read_bytes() == (first / "truth" / "000000.json").read_bytes()
