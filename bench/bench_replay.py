@@ -76,7 +76,7 @@ from vision.pipeline import Pipeline, run_source  # noqa: E402
 from vision.read import onnx_runtime  # noqa: E402
 from vision.read.editions import enrolled_folder  # noqa: E402
 from vision.read.frame_reader import FrameReader  # noqa: E402
-from vision.read.models import detector_path, load_recogniser, recogniser_path  # noqa: E402
+from vision.read.models import detector_path, load_video_recogniser, recogniser_path  # noqa: E402
 from vision.read.recogniser import Reading, Recogniser  # noqa: E402
 from vision.read.replay_detector import TruthReplayDetector  # noqa: E402
 from vision.sources import FolderSource  # noqa: E402
@@ -360,7 +360,7 @@ def main() -> int:
         layout = TableLayout.from_file(folder / "layout.json")
         edition = hand_edition(folder)
         if edition not in recognisers:
-            recognisers[edition] = load_recogniser(edition)  # as `borne replay --edition` reads a video
+            recognisers[edition] = load_video_recogniser(edition)  # as `borne replay --edition` reads a video
         recogniser = recognisers[edition]
         before = None
         if onnx is None:

@@ -66,11 +66,11 @@ def _replay(args: argparse.Namespace) -> int:
         source.fps = args.fps
     before = None
     if args.truth_boxes is not None:
-        from vision.read.models import load_recogniser
+        from vision.read.models import load_video_recogniser
         from vision.read.replay_detector import TruthReplayDetector
 
         detector = TruthReplayDetector(args.truth_boxes)
-        reader = FrameReader(detector, load_recogniser(args.edition))
+        reader = FrameReader(detector, load_video_recogniser(args.edition))
         before = detector.seek
     else:
         reader = FrameReader.from_models(args.edition)

@@ -322,7 +322,7 @@ def _demo_source() -> Any:
 def _build_pipeline(args: argparse.Namespace, layout: Any, source: Any, *, demo: bool) -> Any:
     from vision.pipeline import Pipeline
     from vision.read.frame_reader import FrameReader
-    from vision.read.models import detector_path, load_recogniser
+    from vision.read.models import detector_path, load_video_recogniser
     from vision.sources.frames import DEFAULT_FPS
     from vision.track.lifecycle import LifecycleSettings
 
@@ -337,7 +337,7 @@ def _build_pipeline(args: argparse.Namespace, layout: Any, source: Any, *, demo:
 
         # a live stream skips frames and starts anywhere: its frames are told by their picture
         truth = TruthReplayDetector(args.truth_boxes, match_pictures=bool(source.live and not demo))
-        reader = FrameReader(truth, load_recogniser(args.edition))
+        reader = FrameReader(truth, load_video_recogniser(args.edition))
         before = truth.seek
     else:
         reader = FrameReader.from_models(args.edition)

@@ -84,11 +84,11 @@ class FrameReader:
 
         :raises ModelError: a model is missing or unreadable.
         """
-        from vision.read.models import detector_path, load_recogniser
+        from vision.read.models import detector_path, load_recogniser, load_video_recogniser
 
         share = STILL_TILE_SHARE if still else LIVE_TILE_SHARE
         tiled = TiledDetector(OnnxCardDetector(detector or detector_path()), tile_share=share)
-        recogniser = load_recogniser(edition, outline_first=still)
+        recogniser = load_recogniser(edition, outline_first=True) if still else load_video_recogniser(edition)
         outliner: FaceMatcher | None = None
         if still and not isinstance(recogniser, FaceMatcher | NumeralRecogniser):
             try:

@@ -200,9 +200,13 @@ class FaceMatcher:
         readings = []
         for box in boxes:
             outline = self.outline(image, box)
-            reading = self._read_one(image, box if outline is None else outline, turn_from=box)
-            readings.append(reading if outline is None else replace(reading, outline=outline))
+            readings.append(self._read_one(image, box) if outline is None else self.read_outlined(image, outline, box))
         return readings
+
+    def read_outlined(self, image: NDArray[np.uint8], outline: NDArray[np.floating], box: NDArray[np.floating]) -> Reading:
+        """The reading of a card on its own ``outline`` (:meth:`outline` of the detector's ``box``), which it
+        carries; its turn counted from the box's corner order."""
+        return replace(self._read_one(image, outline, turn_from=box), outline=np.asarray(outline, dtype=np.float64))
 
     def outline(self, image: NDArray[np.uint8], box: NDArray[np.floating]) -> NDArray[np.float64] | None:
         """The card's own corners from a detector's box: a box with a whole card's proportions gets the face it

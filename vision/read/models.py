@@ -107,6 +107,25 @@ def load_recogniser(edition: str, *, outline_first: bool = False, faces: bool = 
     return matcher
 
 
+def load_video_recogniser(edition: str) -> Recogniser:
+    """What reads a video's cards: an edition with a fitted recogniser and its faces has its whole cards read by
+    the faces, on their own outlines (:class:`vision.read.whole_by_faces.WholeCardsByFaces`); any other is read as
+    :func:`load_recogniser` reads it.
+
+    :raises ModelError: the edition's faces are unreadable.
+    :raises UnknownEditionError: no edition is enrolled under that name.
+    """
+    from vision.read.matcher import FaceMatcher
+    from vision.read.numerals import NumeralRecogniser
+    from vision.read.whole_by_faces import WholeCardsByFaces
+
+    recogniser = load_recogniser(edition)
+    if isinstance(recogniser, FaceMatcher | NumeralRecogniser) or not (faces_folder(edition) / "edition.json").is_file():
+        return recogniser  # read by its faces already, or by its numerals, or fitted without faces kept
+    faces = load_recogniser(edition, faces=True)
+    return WholeCardsByFaces(recogniser, faces) if isinstance(faces, FaceMatcher) else recogniser
+
+
 def numeral_reader() -> NumeralReader | None:
     """PP-OCR's text recogniser for the distance numerals, or ``None`` where its wheel is not installed (then a
     distance card whose face is unsure stays unknown)."""
