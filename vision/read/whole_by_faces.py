@@ -11,13 +11,15 @@ sightings over a true card): whole cards (≥ 0.85 of the card showing) read rig
 the rest unknown) (docs/measured.md, "Whole cards read by their faces").
 
 So each box is read by the fitted recogniser, and a box it is not sure of (:data:`SURE_FITTED`) that the faces
-outline as a whole card is read again by the faces on that outline: where they are sure, their reading stands,
-with the outline; else the fitted one's.
+outline as a whole card is read again by the faces on that outline: where they are sure, their reading stands;
+else the fitted one's. The box stays the card's corners, as for every other box of a video: a card whose corners
+moved from its box to its outline between two frames was followed as a second card (held-out 2-D hand 70007, a
+phantom 50).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from numpy.typing import NDArray
@@ -54,6 +56,6 @@ class WholeCardsByFaces:
                 out.append(fitted)
                 continue
             self.faces_read += 1
-            face = self.faces.read_outlined(image, outline, box)
+            face = replace(self.faces.read_outlined(image, outline, box), outline=None)
             out.append(face if face.card is not None or face.back else fitted)
         return out
