@@ -12,9 +12,9 @@ the rest unknown) (docs/measured.md, "Whole cards read by their faces").
 
 So each box is read by the fitted recogniser, and a box it is not sure of (:data:`SURE_FITTED`) that the faces
 outline as a whole card is read again by the faces on that outline: where they are sure, their reading stands;
-else the fitted one's. The box stays the card's corners, as for every other box of a video: a card whose corners
-moved from its box to its outline between two frames was followed as a second card (held-out 2-D hand 70007, a
-phantom 50).
+else the fitted one's. The box stays the card's corners, as for every other box of a video: the tracker tells
+cards apart by where their boxes lie, and a card read on its outline in one frame and on its box in the next
+would seem to move.
 """
 
 from __future__ import annotations
