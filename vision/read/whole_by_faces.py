@@ -5,10 +5,11 @@ The fitted recogniser reads a band of a card (a column's strip) better than the 
 a photo-like table, cut from the detector's box, it misreads now and then, and the same way frame after frame (a
 25 under a warm lamp read as a 200 in every frame it lay there). The faces, aligned with the card's own outline
 first (:meth:`~vision.read.matcher.FaceMatcher.outline`), read those whole cards nearly always, and say "unknown"
-rather than misread. Development photo-real hand (seed 52002 `--held-out`, 5 frames a second, every third frame,
-sightings over a true card): whole cards (≥ 0.85 of the card showing) read right by the fitted recogniser 440 of
-519 (59 wrong), by the outlined faces 513 (none wrong); strips 146 of 159 (10 wrong) against 119 (none wrong,
-the rest unknown) (docs/measured.md, "Whole cards read by their faces").
+rather than misread. `bench/dev_whole_by_faces.py` on a development photo-real hand (seed 52002 `--held-out`, 5
+frames a second, every third frame, the video's boxes over a true card): whole cards (≥ 0.85 showing) read right
+by the fitted recogniser 464 of 522 (50 wrong), by the faces on their outlines 522 (none wrong); strips 167 of
+183 (8 wrong) against 143 (none wrong, 40 unknown). On a 2-D development hand (seed 61000) both read 916 of 917
+whole cards; strips 587 of 603 against 512 (docs/measured.md, "Whole cards read by their faces").
 
 So each box is read by the fitted recogniser, and a box it is not sure of (:data:`SURE_FITTED`) that the faces
 outline as a whole card is read again by the faces on that outline: where they are sure, their reading stands;
@@ -29,8 +30,8 @@ from vision.read.recogniser import Reading, Recogniser
 
 SURE_FITTED = 0.95
 """A fitted reading this sure stands without the faces' second reading (a face read on its outline costs about 20 ms,
-the fitted reading 2). The development hand above, whole cards read on their outlines: 428 of 523 read at least this
-sure by the fitted recogniser, none of them wrong (at 0.9: 444, 1 wrong)."""
+the fitted reading 2). The development photo-real hand above: of the 514 whole cards the fitted recogniser named,
+305 at least this sure, none of them wrong (at 0.9: 352, none wrong; at 0.8: 408, 5 wrong); the 2-D one: 894 of 916."""
 
 
 @dataclass
