@@ -24,9 +24,9 @@ allow_spinning = False
 
 memory_pattern = False
 """ONNX Runtime's memory pattern (one block planned for all of a run's tensors and kept between runs) is left off:
-tensors come from its arena as they are needed. The detector alone on a 640 × 640 input, 12 runs: peak memory
-171 → 136 MB, 38.8 → 36.5 ms a run; ``borne replay`` of a 2-D hand at 5 frames a second (seed 70046, 256 frames):
-peak 279 → 242 MB (docs/measured.md, "Replay's memory")."""
+tensors come from its arena as they are needed. Peak memory, each setting in a process of its own: the detector
+alone 233 → 200 MB, the live pipeline replaying a 2-D hand 301 → 264 MB, at the same speed
+(``bench/dev_onnx_memory.py``; docs/measured.md, "Replay's memory")."""
 
 
 def cpu_session(path: Path, *, threads: int = 0, what: str = "an ONNX model") -> ort.InferenceSession:
