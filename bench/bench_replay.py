@@ -338,11 +338,13 @@ def main() -> int:
     onnx_runtime.allow_spinning = args.onnx_spinning
     recognisers: dict[str, Recogniser] = {}
     onnx = None
-    if not args.truth_detector and not args.readings:
+    tiles_run = 0
+    detecting = not args.truth_detector and not args.readings
+    if detecting:
         from vision.read.detector import OnnxCardDetector
         from vision.read.tiling import TiledDetector
 
-        onnx = TiledDetector(OnnxCardDetector(detector_path()))
+        base = OnnxCardDetector(detector_path())
     root = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="bench-replay-"))
     rows = []
     frames = 0
@@ -363,11 +365,12 @@ def main() -> int:
             recognisers[edition] = load_video_recogniser(edition)  # as `borne replay --edition` reads a video
         recogniser = recognisers[edition]
         before = None
-        if onnx is None:
+        if not detecting:
             truth = TruthReplayDetector(folder / "truth")
             reader = FrameReader(truth, TruthIdRecogniser(truth) if args.truth_ids else recogniser)  # type: ignore[arg-type]
             before = truth.seek
-        else:
+        else:  # each hand from a fresh table, as `borne replay` reads it: no tile kept from the hand before
+            onnx = TiledDetector(base)
             reader = FrameReader(onnx, recogniser, moved_only=not args.read_all)
         saved = folder / "readings.pkl"
         if args.readings:
@@ -387,7 +390,8 @@ def main() -> int:
             saved.write_bytes(pickle.dumps(readings))
         stages["decode"].append(max(0.0, seconds - sum(stages["detect"][-pipeline.frames:]) - sum(
             stages["read"][-pipeline.frames:]) - sum(stages["track"][-pipeline.frames:])) / max(pipeline.frames, 1))
-        if onnx is not None:
+        if detecting and onnx is not None:
+            tiles_run += onnx.tiles_run
             bare.extend(bare_inference(onnx, folder / "frames"))
             readings_kept[0] += getattr(reader, "readings_kept", 0)
             readings_kept[1] += getattr(reader, "readings_made", 0)
@@ -436,7 +440,7 @@ def main() -> int:
               f"{med / fps if fps else float('nan'):.2f} s at the pipeline's {fps:.1f} frames/s; max {max(delays)} frames")
     print(f"  speed: {fps:.2f} frames/s end to end over {frames} frames"
           + (f" (median of the hands: {statistics.median(r['frames_per_s'] for r in rows):.2f})" if rows else "")
-          + ("" if args.read_all or onnx is None else " reading again only what moved (--read-all: every frame whole)"))
+          + ("" if args.read_all or not detecting else " reading again only what moved (--read-all: every frame whole)"))
     print("  per frame, median (mean) ms: " + ", ".join(
         f"{k} {1000 * statistics.median(v):.1f} ({1000 * statistics.mean(v):.1f})" for k, v in stages.items() if v)
           + "; decode: a hand's mean")
@@ -444,8 +448,8 @@ def main() -> int:
         one = statistics.median(bare)
         print(f"  one bare inference of the tiled detector on a whole frame (every tile): median {1000 * one:.1f} ms; "
               f"a frame end to end took {1 / fps / one:.2f} times that" if fps else "")
-    if onnx is not None and not args.read_all:
-        print(f"  tiles the model ran on: {onnx.tiles_run} for {frames} frames; readings kept where nothing moved: "
+    if detecting and not args.read_all:
+        print(f"  tiles the model ran on: {tiles_run} for {frames} frames; readings kept where nothing moved: "
               f"{readings_kept[0]} of {readings_kept[0] + readings_kept[1]}")
     print(f"  peak memory (RSS) of the bench process, which keeps every hand's readings: {peak_mb:.0f} MB")
     if args.replay_memory and rows:
