@@ -25,8 +25,8 @@ allow_spinning = False
 memory_pattern = False
 """ONNX Runtime's memory pattern (one block planned for all of a run's tensors and kept between runs) is left off:
 tensors come from its arena as they are needed. Peak memory, each setting in a process of its own: the detector
-alone 233 → 200 MB, the live pipeline replaying a 2-D hand 301 → 264 MB, at the same speed
-(``bench/dev_onnx_memory.py``; docs/measured.md, "Replay's memory")."""
+alone 234 → 200 MB (49.8 → 49.5 ms a run), the live pipeline replaying a 2-D hand 300 → 265 MB (19.6 → 18.7
+frames/s, one run each) (``bench/dev_onnx_memory.py``; docs/measured.md, "Replay's memory")."""
 
 
 def cpu_session(path: Path, *, threads: int = 0, what: str = "an ONNX model") -> ort.InferenceSession:
