@@ -280,3 +280,27 @@ def test_an_unread_card_now_and_then_is_no_doubt_and_a_cleared_table_keeps_the_l
     t.show(column("South", Card.DISTANCE_75, 200, 2), times=8, unread=[("South", ((50.0, 50.0),))])
     t.show(times=5)  # the table cleared: frames without cards say nothing of them
     assert sorted(f.reason.value for f in t.life.held[0].flags) == ["unfinished", "unread"]
+
+
+def test_a_hand_whose_every_card_stays_unread_still_ends_pending_and_flagged():
+    """A deck Borne cannot read: cards lie on both sides, none is read; the hand is not dropped in silence."""
+    unread = [("North", ((400.0, 300.0), (480.0, 300.0))), ("South", ((400.0, 500.0),))]
+    for end in ("source", "cleared"):
+        t = Table()
+        t.show(times=2)
+        t.show(times=30, unread=unread)
+        if end == "source":
+            t.events += t.life.end_of_source(t.index)
+            pending = t.life.pending
+        else:
+            t.show(times=10)
+            (pending,) = t.life.held  # flagged: held for a person, never made final by the cleared table
+        assert pending is not None and not sum(sum(pending.record.side(name).distance.values()) for name in ("North", "South"))
+        assert t.life.hand_number == 1 + (end == "cleared")  # the unread cards are no cleared table
+        assert sorted((f.reason, f.side) for f in pending.flags if f.reason is FlagReason.UNREAD) == [
+            (FlagReason.UNREAD, "North"), (FlagReason.UNREAD, "South")]
+    t = Table()
+    t.show(times=2)
+    t.show(times=30)  # an empty table: no hand to confirm
+    t.events += t.life.end_of_source(t.index)
+    assert t.life.pending is None and t.life.held == []

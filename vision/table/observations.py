@@ -52,8 +52,9 @@ class FrameObservations:
 
     @property
     def table_empty(self) -> bool:
-        """No face-up card in any side's zone."""
-        return not self.cards
+        """No face-up card in any side's zone, read or left unread (a whole card of a deck Borne cannot read
+        lies there all the same)."""
+        return not self.cards and not any(where for _, where in self.unread)
 
 
 UNREAD_WHOLE_SHARE = 0.8

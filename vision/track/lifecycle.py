@@ -181,7 +181,7 @@ class HandLifecycle:
         elif cleared and self.phase is Phase.FINISHED:
             self._make_final_or_hold(frame, out)
             self._start(frame, out)
-        elif cleared and self.phase is Phase.IN_PLAY and self._has_cards():
+        elif cleared and self.phase is Phase.IN_PLAY and self._has_a_hand():
             self._finish(frame, Termination.TABLE_CLEARED, out)
             self._make_final_or_hold(frame, out)
             self._start(frame, out)
@@ -199,9 +199,9 @@ class HandLifecycle:
 
     def end_of_source(self, frame_index: int) -> list[LifecycleEvent]:
         """The source ended: a hand in play becomes pending as it stands (one with no card played yet is
-        no hand to confirm)."""
+        no hand to confirm, unless its cards were there but left unread: :meth:`_has_a_hand`)."""
         out: list[LifecycleEvent] = []
-        if self.phase is Phase.IN_PLAY and self.tracker is not None and self._has_cards():
+        if self.phase is Phase.IN_PLAY and self.tracker is not None and self._has_a_hand():
             state = self.tracker.end_of_source()
             self._report_at(frame_index, state, out)
             self._finish_at(frame_index, Termination.TRIP_COMPLETED if state.completer else Termination.SOURCE_ENDED, out)
@@ -266,6 +266,12 @@ class HandLifecycle:
     def _has_cards(self) -> bool:
         state = self.tracker.state() if self.tracker is not None else None
         return state is not None and state.any_played
+
+    def _has_a_hand(self) -> bool:
+        """Whether the hand in play is one to end as pending: a card was counted, or the sides' whole cards lay
+        there unread (a deck Borne cannot read: all of them missed, which must not end in silence; test hand
+        53105 of `corner`, 12 plays, none read, no flag)."""
+        return self._has_cards() or (self.tracker is not None and bool(self.tracker.unread.flags()))
 
     def _extension_may_come(self) -> bool:
         return (self.phase is Phase.FINISHED and self.pending is not None and self.goal != EXTENDED_GOAL

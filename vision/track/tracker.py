@@ -89,7 +89,7 @@ class HandTracker:
         self._card_length: float | None = None
         self._ups: dict[str, tuple[float, float] | None] = {}
         self._draw_pile = DrawPileWatch(settings.draw_pile_frames, gone_before=settings.draw_pile_gone_before_frames)
-        self._unread = UnreadCards(settings.unread_frames)  # not kept over a restart: two seconds refill it
+        self.unread = UnreadCards(settings.unread_frames)  # not kept over a restart: two seconds refill it
         self.frames = 0
         self.last_play_time: float | None = None
         """When the last counted card (of any kind) landed, in source seconds."""
@@ -142,7 +142,7 @@ class HandTracker:
                                   + CARD_LENGTH_LEARN * frame.card_length_px)
         self._ups.update(dict(frame.up))
         self._draw_pile.see(frame.draw_pile, frame.index)
-        self._unread.see(frame)
+        self.unread.see(frame)
         length = self._card_length or CARD_LENGTH_BEFORE_SEEN_PX
         same = self._same_card_px()
         seen = [o for o in frame.cards if o.confidence >= s.minimum_confidence]
@@ -263,7 +263,7 @@ class HandTracker:
         with ``unfinished`` (the table cleared, the source stopped) a hand no side finished with cards to draw
         (:attr:`FlagReason.UNFINISHED`; not one where no scoring card was counted, a table cleared before anyone played)."""
         flag = unfinished_flag(self.state(), self.last_frame) if unfinished else None
-        self._flags.extend([*self._unread.flags(), *([flag] if flag is not None else [])])
+        self._flags.extend([*self.unread.flags(), *([flag] if flag is not None else [])])
         return self.state()
 
     @property
