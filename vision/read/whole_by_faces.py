@@ -42,7 +42,7 @@ class WholeCardsByFaces:
     fitted: Recogniser
     faces: FaceMatcher
     faces_read: int = 0
-    """Boxes the faces read again as whole cards (for the benches)."""
+    """Boxes the faces read again as whole cards (counted for the tests)."""
 
     @property
     def edition(self) -> str:
