@@ -263,15 +263,13 @@ class HandLifecycle:
         self._seen_events = self._seen_flags = 0
         out.append(LifecycleEvent(EventKind.HAND_STARTED, frame.index, self.hand_number))
 
-    def _has_cards(self) -> bool:
-        state = self.tracker.state() if self.tracker is not None else None
-        return state is not None and state.any_played
-
     def _has_a_hand(self) -> bool:
         """Whether the hand in play is one to end as pending: a card was counted, or the sides' whole cards lay
         there unread (a deck Borne cannot read: all of them missed, which must not end in silence; test hand
         53105 of `corner`, 12 plays, none read, no flag)."""
-        return self._has_cards() or (self.tracker is not None and bool(self.tracker.unread.flags()))
+        if self.tracker is None:
+            return False
+        return self.tracker.state().any_played or bool(self.tracker.unread.flags())
 
     def _extension_may_come(self) -> bool:
         return (self.phase is Phase.FINISHED and self.pending is not None and self.goal != EXTENDED_GOAL
