@@ -33,6 +33,10 @@ FPS = 10
 """Frames per second of the plan: pauses and reaches are counted in its frames."""
 CAMERA_RATES = (10, 5)
 """Frame rates a hand may be filmed at: the plan's, or one frame in two of it (a slower, cheaper camera)."""
+NUDGE_CHANCE = 0.5
+"""With ``drift``: the share of hands in which the camera is nudged once and stays where it was pushed."""
+EXPOSURE_RANGE = (0.85, 1.18)
+"""With ``drift``: how far the camera's own exposure wanders from the one metered on the bare table."""
 
 
 @dataclass(frozen=True)
@@ -74,6 +78,8 @@ class Shot:
     """The 2-D light (:func:`datasets.scene.sample_light`) as it has drifted up to this frame."""
     rng: np.random.Generator
     """Goes on to draw the 2-D renderer's looks of this frame (blur, noise, JPEG)."""
+    exposure: float = 1.0
+    """The camera's exposure against the one metered on the first frame (``drift``: an auto-exposure wandering)."""
 
 
 @dataclass(frozen=True)
@@ -99,6 +105,9 @@ class HandPlan:
     """The plan's frames, :data:`FPS` a second."""
     fps: int = FPS
     """The rate the camera films at (:data:`CAMERA_RATES`): it keeps one frame of the plan in ``FPS // fps``."""
+    drift: bool = False
+    """What a real camera adds over a hand: its exposure wanders, and in some hands the camera is nudged once and
+    stays nudged (:meth:`nudge`). Off for the splits rendered before it, whose frames stay as they were."""
 
     @property
     def every(self) -> int:
@@ -120,17 +129,36 @@ class HandPlan:
         its shots are numbered as it films them.
         """
         light = self.light
+        nudge = self.nudge()
+        exposure = 1.0
         for f, frame in enumerate(self.frames):
             rng = np.random.default_rng([self.seed, 11, f])
             arr = self.arrange(frame.table)
-            cam = self.camera
+            cam = nudge[1] if nudge is not None and f >= nudge[0] else self.camera
             if rng.random() < 0.08:  # a knock on the table or the camera mount
                 cam = replace(cam, target=(cam.target[0] + rng.normal(0, 4), cam.target[1] + rng.normal(0, 4)),
                               yaw_deg=cam.yaw_deg + rng.normal(0, 0.4))
             if rng.random() < 0.05:
                 light = {**light, "gain": float(np.clip(light["gain"] * rng.uniform(0.9, 1.1), 0.6, 1.25))}
+            if self.drift:  # a random walk of the camera's own metering, from generators no other draw uses
+                exposure = float(np.clip(exposure * np.exp(np.random.default_rng([self.seed, 43, f]).normal(0, 0.012)),
+                                         *EXPOSURE_RANGE))
             if f % self.every == 0:
-                yield Shot(f // self.every, frame, arr, cam, light, rng)
+                yield Shot(f // self.every, frame, arr, cam, light, rng, exposure)
+
+    def nudge(self) -> tuple[int, Camera] | None:
+        """With ``drift``, in about :data:`NUDGE_CHANCE` of hands: the plan's frame from which the camera stays nudged
+        (a sleeve or a knee against the mount while a card is laid) and the camera from then on; else ``None``."""
+        rng = np.random.default_rng([self.seed, 41])
+        reaching = [f for f, frame in enumerate(self.frames) if frame.reach is not None and f > 0]
+        if not self.drift or not reaching or rng.random() >= NUDGE_CHANCE:
+            return None
+        at = reaching[int(rng.integers(len(reaching) // 4, len(reaching)))]
+        cam = self.camera
+        shift = rng.normal(0, 1, 2)
+        shift = shift / (np.linalg.norm(shift) + 1e-9) * rng.uniform(8, 20)  # 8-20 mm on the table
+        return at, replace(cam, target=(cam.target[0] + float(shift[0]), cam.target[1] + float(shift[1])),
+                           yaw_deg=cam.yaw_deg + float(rng.choice([-1, 1]) * rng.uniform(0.5, 1.5)))
 
     def play(self, reach: Reach) -> Play:
         return self.hand.plays[reach.play]
@@ -172,9 +200,10 @@ def _longest(table: TableState) -> int:
 
 
 def plan_hand(seed: int, spec: SceneSpec = SceneSpec(), *, sides: int = 2, max_frames: int | None = None,
-              fps: int = FPS) -> HandPlan:
+              fps: int = FPS, drift: bool = False) -> HandPlan:
     """The plan of the hand of ``seed`` filmed at ``spec``'s size (the camera keeps the whole table in that picture)
-    and ``fps`` frames a second (:data:`CAMERA_RATES`; the same hand at any rate). ``max_frames`` cuts the plan.
+    and ``fps`` frames a second (:data:`CAMERA_RATES`; the same hand at any rate). ``max_frames`` cuts the plan;
+    ``drift`` adds a wandering exposure and, in some hands, a lasting camera nudge (:attr:`HandPlan.drift`).
 
     :raises SceneSpecError: a number of sides other than 2–4, a rate not in :data:`CAMERA_RATES`.
     """
@@ -214,4 +243,4 @@ def plan_hand(seed: int, spec: SceneSpec = SceneSpec(), *, sides: int = 2, max_f
         frames.append(PlannedFrame(previous, None, -1, len(hand.plays) - 1))
     if max_frames is not None:
         frames = frames[:max_frames]
-    return HandPlan(seed, hand, stable, longest, final_arr, camera, surface, light, distractors, tuple(frames), fps)
+    return HandPlan(seed, hand, stable, longest, final_arr, camera, surface, light, distractors, tuple(frames), fps, drift)

@@ -71,11 +71,13 @@ def generate_sequence(
     video: bool = True,
     progress: bool = True,
     fps: int = FPS,
+    drift: bool = False,
 ) -> dict[str, object]:
-    """Render the hand of ``seed`` into ``out``, filmed at ``fps`` (:data:`~datasets.frame_plan.CAMERA_RATES`);
+    """Render the hand of ``seed`` into ``out``, filmed at ``fps`` (:data:`~datasets.frame_plan.CAMERA_RATES`), with
+    ``drift`` a real camera's wandering exposure and lasting nudge (:attr:`~datasets.frame_plan.HandPlan.drift`);
     returns a summary (frames, plays, video path)."""
     renderer = SceneRenderer(spec)
-    plan = plan_hand(seed, spec, sides=sides, max_frames=max_frames, fps=fps)
+    plan = plan_hand(seed, spec, sides=sides, max_frames=max_frames, fps=fps, drift=drift)
     frames_dir, truth_dir = out / "frames", out / "truth"
     frames_dir.mkdir(parents=True, exist_ok=True)
     truth_dir.mkdir(parents=True, exist_ok=True)
@@ -88,7 +90,8 @@ def generate_sequence(
         shots = tqdm(shots, total=plan.filmed, desc="frames", unit="frame")
     for shot in shots:
         scene = renderer.render(shot.frame.table, shot.rng, camera=shot.camera, arrangement=shot.arrangement, surface=plan.surface,
-                                arms=_arms(plan, shot), distractors=list(plan.distractors), light=shot.light)
+                                arms=_arms(plan, shot), distractors=list(plan.distractors),
+                                light={**shot.light, "gain": shot.light["gain"] / shot.exposure})
         name = f"{shot.index:06d}"
         cv2.imwrite(str(frames_dir / f"{name}.jpg"), scene.image[..., ::-1], [cv2.IMWRITE_JPEG_QUALITY, 90])
         truth = truth_json(scene, image=f"frames/{name}.jpg")

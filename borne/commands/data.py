@@ -54,6 +54,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--sides", type=int, default=2, choices=(2, 3, 4), help="sides at the table (default 2)")
     p.add_argument("--max-frames", type=int, default=None, help="stop each sequence after this many frames")
     _camera_rate(p)
+    _drift(p)
     p.add_argument("--no-video", action="store_true", help="write frames only")
     p.set_defaults(func=_guarded(run_sequences))
     p = dsub.add_parser(
@@ -81,6 +82,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--max-frames", type=int, default=None, help="stop each hand after this many frames")
     p.add_argument("--start", type=int, default=0, help="index of the first hand (default 0): hands START … START + COUNT - 1")
     _camera_rate(p)
+    _drift(p)
     p.add_argument("--no-video", action="store_true", help="write frames only")
     p.set_defaults(func=_guarded(run_photo_sequences))
 
@@ -92,6 +94,11 @@ CAMERA_RATES = (10, 5)
 def _camera_rate(p: argparse.ArgumentParser) -> None:
     p.add_argument("--fps", type=int, default=CAMERA_RATES[0], choices=CAMERA_RATES,
                    help=f"frames a second the camera films (default {CAMERA_RATES[0]}; 5 films one frame in two of the same hand)")
+
+
+def _drift(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--drift", action="store_true",
+                   help="a real camera's drift: the exposure wanders, and in half the hands the camera is nudged once for good")
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -191,7 +198,8 @@ def run_sequences(args: argparse.Namespace) -> int:
     for i in range(args.count):
         out = Path(args.out) / f"seq_{i:04d}"
         summary = generate_sequence(out, seed=args.seed * 100003 + i, spec=spec, sides=args.sides,  # type: ignore[arg-type]
-                                    max_frames=args.max_frames, video=not args.no_video, fps=args.fps)
+                                    max_frames=args.max_frames, video=not args.no_video, fps=args.fps,
+                                    drift=args.drift)
         print(f"{out}: {summary['frames']} frames, {summary['plays']} plays, video {summary['video']}", file=sys.stderr)
     return 0
 
@@ -249,7 +257,7 @@ def run_photo_sequences(args: argparse.Namespace) -> int:
         try:
             summary = generate_photo_sequence(out, seed=args.seed + i, spec=spec, sides=args.sides,
                                               max_frames=args.max_frames, progress=tick, video=not args.no_video,
-                                              cache=root / ".textures", fps=args.fps)
+                                              cache=root / ".textures", fps=args.fps, drift=args.drift)
         finally:
             for bar in bars:
                 bar.close()

@@ -46,21 +46,23 @@ BATCH_FRAMES = 6
 REACH_MM = 300.0
 """How far a hand a whole reach away (:attr:`~datasets.frame_plan.Reach.back` 1) is from its card."""
 JPEG_QUALITY = 90
-SETTINGS = ("seed", "sides", "width", "height", "samples", "edition", "objects", "held_out", "test_split", "fps")
+SETTINGS = ("seed", "sides", "width", "height", "samples", "edition", "objects", "held_out", "test_split", "fps", "drift")
 """What a frame depends on: a folder is resumed only with the same (``max_frames`` only cuts the plan short)."""
 
 
 def generate_photo_sequence(
     out: Path, *, seed: int, spec: PhotoSpec = PhotoSpec(), sides: int = 2, max_frames: int | None = None,
     progress: Callable[[int, int], None] | None = None, video: bool = True, blender: str = BLENDER,
-    cache: Path | None = None, batch: int = BATCH_FRAMES, fps: int = FPS,
+    cache: Path | None = None, batch: int = BATCH_FRAMES, fps: int = FPS, drift: bool = False,
 ) -> dict[str, object]:
     """Render the hand of ``seed`` photo-real into ``out``, filmed at ``fps`` (a camera at 5 frames a second films
     one frame in two of the plan: half the rendering); returns a summary (frames, plays, rendered, video path).
 
     ``progress(done, total)`` is called once the frames are planned and after each frame; ``cache``
     holds textures and decks (several hands may share one). ``spec.hands`` plays no part: the plan
-    says when a hand is over the table.
+    says when a hand is over the table. ``drift``: the camera's exposure wanders from the metered one and in some
+    hands the camera is nudged once for good (:attr:`~datasets.frame_plan.HandPlan.drift`; ``sequence.json`` says
+    from which frame, ``nudged_at``).
 
     :raises SceneSpecError: a bad spec, ``max_frames`` below 1, no Blender, Blender failing, or a folder
         rendered with other settings.
@@ -70,14 +72,19 @@ def generate_photo_sequence(
         raise SceneSpecError(f"max_frames must be at least 1, not {max_frames}")
     if not blender_available(blender):
         raise SceneSpecError(f"{blender}: not found; photo-real sequences need Blender (apt-get install blender)")
-    plan = plan_hand(seed, SceneSpec(width=spec.width, height=spec.height), sides=sides, max_frames=max_frames, fps=fps)
+    plan = plan_hand(seed, SceneSpec(width=spec.width, height=spec.height), sides=sides, max_frames=max_frames, fps=fps,
+                     drift=drift)
     passes = out / ".passes"
     for folder in (out / "frames", out / "truth", passes):
         folder.mkdir(parents=True, exist_ok=True)
     shot_on = draw_set(np.random.default_rng([seed, 17]), spec, cache or passes / "textures", plan.final, plan.camera)
     settings = _settings(out, {"seed": seed, "sides": sides, "width": spec.width, "height": spec.height, "samples": spec.samples,
                                "edition": spec.edition, "objects": spec.objects, "held_out": spec.held_out, "test_split": spec.test_split,
-                               "fps": fps, "deck": shot_on.deck})
+                               "fps": fps, "drift": drift, "deck": shot_on.deck})
+    nudge = plan.nudge()
+    if nudge is not None and "nudged_at" not in settings:  # the first filmed frame from the nudged camera
+        settings["nudged_at"] = -(-nudge[0] // plan.every)
+        write_if_changed(out / "sequence.json", json.dumps(settings, indent=1))
     shots = list(plan.shots())
     todo = [s for s in shots if not _truth(out, s.index).is_file()]
     done = len(shots) - len(todo)
@@ -101,7 +108,7 @@ def generate_photo_sequence(
                 settings["exposure"] = meter(read_pass(held.folder, "image"), read_pass(held.folder, "albedo"))
                 write_if_changed(out / "sequence.json", json.dumps(settings, indent=1))
             if not _truth(out, shot.index).is_file():
-                _write_frame(out, shot, stage, held.folder, plan.seed, settings["exposure"])
+                _write_frame(out, shot, stage, held.folder, plan.seed, settings["exposure"] * shot.exposure)
                 written += 1
                 reused += again
                 if progress is not None:
@@ -191,6 +198,7 @@ def _settings(out: Path, settings: dict[str, Any]) -> dict[str, Any]:
         recorded = json.loads(path.read_text())
         recorded.setdefault("test_split", False)  # folders rendered before the test split existed
         recorded.setdefault("fps", FPS)  # and before a hand could be filmed at another rate
+        recorded.setdefault("drift", False)  # and before the camera's drift
         changed = [k for k in SETTINGS if recorded.get(k) != settings[k]]
         if changed:
             differ = ", ".join(f"{k} {recorded.get(k)} there, {settings[k]} now" for k in changed)

@@ -1,0 +1,217 @@
+"""The plain method of the landings (issue "Every play read once"), measured on filmed hands: each card that
+came to rest found as a change against the last clear view (vision/landing/watch.py) and read once, whole, at
+full resolution by the edition's faces (vision/landing/reading.py). No detector, no tracker.
+
+    .venv/bin/python bench/dev_landings.py build/landings-2d-dev/seq_000* [--video-recogniser] [--save-misses build/landing-misses]
+
+Each hand folder is a `borne data sequences` or `borne data photo-sequences` hand (frames/, truth/,
+events.json; sequence.json names a photo-real hand's edition). A play's truth is its card as the truth of the
+frame it lands on places it (side, pile, corners); a play whose card the table does not show (a discard pile
+drawn only by its top cards, a card covered in the same frame) is counted apart. A landing found is matched to
+the play of the nearest unmatched card within half a card's length, laid at most FOLLOW frames before it.
+Prints, per hand and in all: plays, found, read right, read wrong, unread, phantoms (changes read as a face
+that match no play), backs (the draw pile's top going: no play), the outline's corner error (median, share of
+the card's length), and the watch's and the reading's time per frame.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from vision.landing.card_size import CardSize  # noqa: E402
+from vision.landing.reading import Landing, read_change  # noqa: E402
+from vision.landing.watch import MotionWatch  # noqa: E402
+from vision.read.models import load_recogniser, load_video_recogniser  # noqa: E402
+
+FOLLOW = 12
+"""Frames after a play's landing within which the watch may find it (the arm over it, the table still after)."""
+
+
+@dataclass
+class Play:
+    frame: int
+    card: str
+    side: str | None
+    pile: str
+    corners: np.ndarray | None
+    """``None``: the table does not show the card."""
+    found: Landing | None = None
+
+
+@dataclass
+class Tally:
+    plays: int = 0
+    shown: int = 0
+    found: int = 0
+    right: int = 0
+    wrong: int = 0
+    unread: int = 0
+    phantoms: int = 0
+    backs: int = 0
+    corner_errors: list[float] = field(default_factory=list)
+    watch_s: float = 0.0
+    read_s: float = 0.0
+    frames: int = 0
+
+    def add(self, other: Tally) -> None:
+        for name in ("plays", "shown", "found", "right", "wrong", "unread", "phantoms", "backs", "watch_s", "read_s", "frames"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.corner_errors += other.corner_errors
+
+    def line(self, name: str) -> str:
+        err = f"{np.median(self.corner_errors):.3f}" if self.corner_errors else "-"
+        return (f"{name:<28} plays {self.plays:4d}  shown {self.shown:4d}  found {self.found:4d}  right {self.right:4d}  "
+                f"wrong {self.wrong:3d}  unread {self.unread:3d}  phantoms {self.phantoms:3d}  backs {self.backs:3d}  "
+                f"corner err {err}  watch {1000 * self.watch_s / max(self.frames, 1):.1f} ms/frame  "
+                f"read {1000 * self.read_s / max(self.found + self.phantoms + self.backs, 1):.0f} ms/change")
+
+
+def events_of(folder: Path) -> list[dict]:
+    """A hand's plays (``events.json``; a photo-real hand still rendering has none yet: its plan says them)."""
+    if (folder / "events.json").is_file():
+        return json.loads((folder / "events.json").read_text())
+    from datasets.frame_plan import plan_hand
+    from datasets.scene import SceneSpec
+
+    settings = json.loads((folder / "sequence.json").read_text())
+    plan = plan_hand(settings["seed"], SceneSpec(width=settings["width"], height=settings["height"]), sides=settings["sides"],
+                     fps=settings["fps"], drift=settings.get("drift", False))
+    return plan.events()
+
+
+def truth_plays(folder: Path) -> list[Play]:
+    """Each play with its card's corners on the frame it lands on (``None`` where the table does not show it); a
+    hand still rendering: the plays of the frames it has."""
+    plays = []
+    for event in events_of(folder):
+        path = folder / "truth" / f"{event['frame']:06d}.json"
+        if not path.is_file():
+            break
+        truth = json.loads(path.read_text())
+        if event["pile"] == "discard":
+            pool = [c for c in truth["table_cards"] if c["pile"] == "discard"]
+        else:
+            pool = next((s["cards"] for s in truth["sides"] if s["side"] == event["side"]), [])
+        same = [c for c in pool if c["card"] == event["card"] and c["pile"] == event["pile"] and c.get("visible", 1) > 0.5]
+        corners = np.array(same[-1]["corners"], dtype=np.float64) if same else None
+        plays.append(Play(event["frame"], event["card"], event.get("side"), event["pile"], corners))
+    return plays
+
+
+def edition_of(folder: Path) -> str:
+    path = folder / "sequence.json"
+    return str(json.loads(path.read_text()).get("edition") or "generic") if path.is_file() else "generic"
+
+
+def corner_error(found: np.ndarray, truth: np.ndarray) -> float:
+    """The mean distance of each true corner to the nearest found one, as a share of the card's length."""
+    length = max(np.linalg.norm(truth[0] - truth[3]), np.linalg.norm(truth[0] - truth[1]))
+    return float(np.mean([np.min(np.linalg.norm(found - c, axis=1)) for c in truth]) / length)
+
+
+def measure(folder: Path, recognisers: dict, misses: Path | None, video: bool = False) -> Tally:
+    edition = edition_of(folder)
+    if edition not in recognisers:
+        recognisers[edition] = load_video_recogniser(edition) if video else load_recogniser(edition, faces=True, outline_first=True)
+    recogniser = recognisers[edition]
+    plays = truth_plays(folder)
+    size = CardSize()
+    watch = MotionWatch(size)
+    tally = Tally(plays=len(plays), shown=sum(p.corners is not None for p in plays))
+    landings: list[Landing] = []
+    images = {}
+    for path in sorted((folder / "frames").glob("*.jpg")):
+        index = int(path.stem)
+        if not (folder / "truth" / f"{path.stem}.json").is_file():
+            break  # a frame still being written
+        read = cv2.imread(str(path))
+        if read is None:
+            raise SystemExit(f"{path}: not an image")
+        image = np.asarray(read, dtype=np.uint8)
+        t = time.perf_counter()
+        look = watch.look(index, image)
+        tally.watch_s += time.perf_counter() - t
+        tally.frames += 1
+        t = time.perf_counter()
+        for change in look.changes:
+            landings.append(read_change(recogniser, image, change, size, [x.outline for x in landings[-40:]]))
+            images[len(landings) - 1] = image
+        tally.read_s += time.perf_counter() - t
+    for k, landing in enumerate(landings):
+        if landing.reading.back:
+            tally.backs += 1
+            continue
+        near = [(float(np.linalg.norm(p.corners.mean(axis=0) - landing.centre)), p) for p in plays
+                if p.found is None and p.corners is not None and p.frame <= landing.frame <= p.frame + FOLLOW]
+        near = [(d, p) for d, p in near if p.corners is not None and d < 0.5 * np.linalg.norm(p.corners[0] - p.corners[2])]
+        if not near:
+            if landing.reading.card is not None:
+                tally.phantoms += 1
+                _save(misses, folder, k, images[k], landing, "phantom")
+            continue
+        play = min(near, key=lambda dp: dp[0])[1]
+        play.found = landing
+        tally.found += 1
+        assert play.corners is not None
+        tally.corner_errors.append(corner_error(landing.outline, play.corners))
+        card = landing.reading.card
+        if card is None:
+            tally.unread += 1
+            _save(misses, folder, k, images[k], landing, f"unread-{play.card}")
+        elif card.value == play.card:
+            tally.right += 1
+        else:
+            tally.wrong += 1
+            _save(misses, folder, k, images[k], landing, f"wrong-{play.card}-as-{card.value}")
+    for p in plays:
+        if p.found is None and p.corners is not None and misses is not None:
+            _save(misses, folder, -p.frame, None, None, f"missed-{p.card}-f{p.frame}")
+    return tally
+
+
+def _save(misses: Path | None, folder: Path, k: int, image: np.ndarray | None, landing: Landing | None, what: str) -> None:
+    if misses is None or image is None or landing is None:
+        if misses is not None:
+            misses.mkdir(parents=True, exist_ok=True)
+            with (misses / "missed.txt").open("a") as f:
+                f.write(f"{folder.name} {what}\n")
+        return
+    misses.mkdir(parents=True, exist_ok=True)
+    x0, y0 = np.maximum(landing.outline.min(axis=0) - 60, 0).astype(int)
+    x1, y1 = (landing.outline.max(axis=0) + 60).astype(int)
+    crop = image[y0:y1, x0:x1].copy()
+    cv2.polylines(crop, [np.round(landing.change.outline - [x0, y0]).astype(np.int32)], True, (0, 255, 255), 1)
+    cv2.polylines(crop, [np.round(landing.outline - [x0, y0]).astype(np.int32)], True, (0, 0, 255), 1)
+    cv2.imwrite(str(misses / f"{folder.parent.name}-{folder.name}-f{landing.frame:04d}-{k:03d}-{what}.png"), crop)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("hands", nargs="+", type=Path, help="hand folders (frames/, truth/, events.json)")
+    parser.add_argument("--video-recogniser", action="store_true",
+                        help="read with what `borne replay` reads a video's cards with (the generic's fitted recogniser "
+                        "first), not the edition's faces alone")
+    parser.add_argument("--save-misses", type=Path, default=None, help="write a crop of each miss and misreading here")
+    args = parser.parse_args()
+    total = Tally()
+    recognisers: dict = {}
+    for folder in args.hands:
+        tally = measure(folder, recognisers, args.save_misses, args.video_recogniser)
+        print(tally.line(f"{folder.parent.name}/{folder.name}"), flush=True)
+        total.add(tally)
+    print(total.line("all"))
+
+
+if __name__ == "__main__":
+    main()

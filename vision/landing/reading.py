@@ -1,0 +1,80 @@
+"""A change read once, whole, at the frame's full resolution: which card landed there, on which outline.
+
+The change's rectangle is rough (the watch compares a softened small copy, so it runs a little wide; a card
+laid on a look-alike changes only where the two differ; a shadow comes or goes with it), so the card is looked
+for on card-proportioned boxes over it (:meth:`~vision.landing.card_size.CardSize.card_box`): the box on the
+rectangle's centre and, where the rectangle is shorter than a card, the boxes pushed to either end of it; each
+first fitted to the card's rim at full resolution (:func:`vision.read.outline.refine_outline`). The edition's recogniser reads each
+(the faces fit their own outline first, :meth:`~vision.read.matcher.FaceMatcher.read`) and the surest reading
+stands, with the outline it was read on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.landing.card_size import CardSize
+from vision.landing.watch import Change
+from vision.read.outline import refine_outline
+from vision.read.recogniser import Reading, Recogniser
+
+SURE = 0.5
+"""A reading at least this confident teaches the card's length (:meth:`CardSize.learn`)."""
+
+
+@dataclass(frozen=True)
+class Landing:
+    """A change as read: the card that came (``reading.card``), a back (the draw pile), or unknown."""
+
+    frame: int
+    outline: NDArray[np.float64] = field(repr=False)
+    """The card's outline, full-frame pixels: the reader's own where it fitted one, else the box read."""
+    reading: Reading
+    change: Change = field(repr=False)
+
+    @property
+    def centre(self) -> NDArray[np.float64]:
+        return self.outline.mean(axis=0)
+
+
+def read_change(recogniser: Recogniser, image: NDArray[np.uint8], change: Change, card_size: CardSize,
+                known: Sequence[NDArray[np.float64]] = ()) -> Landing:
+    """Read the card that came in ``change`` on the full-resolution ``image`` (BGR). ``known``: the outlines of
+    the cards landed so far; one under the change is tried too (a card laid on a pile lies where the last did)."""
+    boxes: list[NDArray[np.floating]] = [refine_outline(image, box).corners for box in _boxes(change.outline, card_size)]
+    centre = change.outline.mean(axis=0)
+    boxes += [np.asarray(q, dtype=np.float64) for q in known if _inside(centre, np.asarray(q, dtype=np.float64))]
+    readings = recogniser.read(image, boxes)
+    best = max(range(len(boxes)), key=lambda k: (readings[k].card is not None or readings[k].back, readings[k].confidence))
+    reading = readings[best]
+    outline = reading.outline if reading.outline is not None else boxes[best]
+    if reading.card is not None and reading.confidence >= SURE:
+        card_size.learn(outline)
+    return Landing(change.frame, np.asarray(outline, dtype=np.float64), reading, change)
+
+
+def _boxes(rect: NDArray[np.float64], card_size: CardSize) -> list[NDArray[np.float64]]:
+    """The card-proportioned boxes a card in this changed rectangle may lie on."""
+    centred = card_size.card_box(rect)
+    q = np.asarray(rect, dtype=np.float64)
+    a, b = q[1] - q[0], q[3] - q[0]
+    long_axis = a if np.linalg.norm(a) >= np.linalg.norm(b) else b
+    slack = _length(centred) - float(np.linalg.norm(long_axis))
+    if slack < 0.15 * _length(centred):
+        return [centred]
+    step = long_axis / (np.linalg.norm(long_axis) + 1e-9) * slack / 2
+    return [centred, centred + step, centred - step]
+
+
+def _inside(point: NDArray[np.float64], quad: NDArray[np.float64]) -> bool:
+    return cv2.pointPolygonTest(quad.astype(np.float32).reshape(-1, 1, 2), (float(point[0]), float(point[1])), False) >= 0
+
+
+def _length(box: NDArray[np.float64]) -> float:
+    sides = np.linalg.norm(box - np.roll(box, -1, axis=0), axis=1)
+    return float(max(sides[0], sides[1]))

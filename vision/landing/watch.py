@@ -1,0 +1,250 @@
+"""The motion watch: every frame looked at small, and what came to rest since the last clear view of each place.
+
+A card is laid whole, on top, and then left alone: between two plays the table is still. The watch keeps a
+*reference* — the table as last seen clear, at a small size (:data:`SMALL_WIDTH` pixels across, Lab, softened)
+— and compares each frame with it. What differs falls into regions. A region the size and shape of a card that
+is the same in this frame and the one before (at rest), touching no arm, is a card that came (or one that
+left): a :class:`Change`, handed on to be read once at full resolution. Anything else that differs (an arm
+reaching in, its shadow moving) is waited out. The reference takes in each change once it is handed on, and
+the whole frame whenever nothing moves over the table, so that a drifting exposure never builds up.
+
+What real cameras do, corrected before comparing: the exposure and white balance drift (each channel scaled
+to the reference's, by the median over the table); the camera is nudged (a frame that differs almost
+everywhere is registered on the reference, which is moved with it, and the shift is reported so that every
+known card can move with it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.landing.card_size import CardSize
+
+SMALL_WIDTH = 320
+"""Width of the picture the watch compares (the frame scaled down; its height keeps the frame's shape)."""
+SOFTEN = 1.2
+"""Gaussian blur (small pixels) before comparing: sensor grain and JPEG blocks are no change."""
+CHANGED = 14.0
+"""A small pixel differs from the reference when its Lab distance (lightness and colour, each 0–255) is this
+much or more after the gain correction."""
+AT_REST = 12.0
+"""A small pixel is at rest when it differs from the frame before by less than this (Lab distance)."""
+BITTEN = 0.08
+"""A region whose rectangle has more than this share of moving pixels waits (fingers still on the card)."""
+SHADOW_LIKENESS = 0.85
+"""A region whose texture correlates with the reference's this well (after each is centred and scaled) only
+got darker or lighter: a shadow or a lamp, no card."""
+NUDGE_SHARE = 0.3
+"""A frame differing from the reference over this share of the table is registered on it first (a nudge)."""
+MIN_SHIFT = 0.4
+"""A registered shift under this many small pixels is no nudge."""
+ARM_MARGIN = 3
+"""Small pixels around an arm where a region counts as touching it."""
+
+
+@dataclass(frozen=True)
+class Change:
+    """A card-sized region that came to rest, different from the last clear view there."""
+
+    frame: int
+    outline: NDArray[np.float64] = field(repr=False)
+    """The region's minimum-area rectangle, full-frame pixels (rough: the card's own outline is fitted later)."""
+    mask_share: float
+    """How much of that rectangle changed (a card on a look-alike changes only where they differ)."""
+
+
+@dataclass(frozen=True)
+class Look:
+    """What the watch made of one frame."""
+
+    frame: int
+    changes: tuple[Change, ...]
+    moving: bool
+    """Something other than a card at rest differs from the reference (an arm, a hand, a moving shadow)."""
+    nudge: NDArray[np.float64] | None = field(default=None, repr=False)
+    """The 2 × 3 transform of full-frame pixels from the reference's camera to this frame's, where the camera
+    was nudged since; ``None``: it stayed."""
+
+
+class MotionWatch:
+    """Follows one camera's frames; :meth:`look` at each, in order."""
+
+    def __init__(self, card_size: CardSize | None = None) -> None:
+        self.card_size = card_size or CardSize()
+        self._reference: NDArray[np.float32] | None = None
+        self._before: NDArray[np.float32] | None = None
+        self._scale = 1.0
+        self._width = SMALL_WIDTH
+
+    def look(self, index: int, image: NDArray[np.uint8]) -> Look:
+        """Compare one frame (BGR, full size) with the reference; the first frame becomes the reference."""
+        small = self._small(image)
+        if self._reference is None or self._before is None:
+            self._reference, self._before = small, small
+            return Look(index, (), False)
+        reference, before, self._before = self._reference, self._before, small
+        nudge = None
+        corrected = _gain_matched(small, reference)
+        differs = _differs(corrected, reference)
+        if differs.mean() > NUDGE_SHARE:
+            moved = _registration(reference, small)
+            if moved is not None:  # the reference and the frame before, as the nudged camera sees them
+                reference, before = (_warped(picture, moved) for picture in (reference, before))
+                nudge = _full_frame(moved, self._scale)
+                corrected = _gain_matched(small, reference)
+                differs = _differs(corrected, reference)
+        moving = np.linalg.norm(small - before, axis=2) >= AT_REST
+        regions, others = self._regions(differs & ~moving)
+        regions = self._joined(regions)
+        motion = _grown((moving & differs) | others, 1)
+        changes = []
+        for mask, rect in regions:
+            if _touches(mask, others) or _bitten(rect, motion) or _shadow(corrected, reference, mask):
+                continue
+            changes.append(Change(index, cv2.boxPoints(rect).astype(np.float64) * self._scale, float(mask.sum()) / max(_rect_area(rect), 1.0)))
+        for change in changes:  # each change is handed on once: the reference takes it in
+            _take_in(reference, small, change.outline / self._scale)
+        # elsewhere the reference follows the light as it drifts: every pixel that matches it and is as it was
+        # in the frame before takes the frame's value (what differs waits: a card to be read, an arm to leave)
+        follows = ~_grown(differs, 2) & ~moving
+        reference[follows] = small[follows]
+        self._reference = reference
+        return Look(index, tuple(changes), bool(motion.any()), nudge)
+
+    def _small(self, image: NDArray[np.uint8]) -> NDArray[np.float32]:
+        h, w = image.shape[:2]
+        self._scale, self._width = w / SMALL_WIDTH, w
+        small = cv2.resize(image, (SMALL_WIDTH, max(1, round(h / self._scale))), interpolation=cv2.INTER_AREA)
+        small = cv2.GaussianBlur(small, (0, 0), SOFTEN)
+        return np.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2LAB), dtype=np.float32)
+
+    def _regions(self, differs: NDArray[np.bool_]) -> tuple[list[tuple[NDArray[np.bool_], tuple]], NDArray[np.bool_]]:
+        """The card-sized regions of a difference mask, and the rest of it (arms, anything not card-like)."""
+        cleaned = cv2.morphologyEx(differs.astype(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+        cleaned = cv2.morphologyEx(cleaned, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(cleaned, connectivity=8)
+        h, w = differs.shape
+        arms = np.zeros_like(differs)
+        regions = []
+        for k in range(1, count):
+            x, y, bw, bh, area = stats[k]
+            if area < self.card_size.small_area_floor(self._width, self._scale):
+                continue  # a speck
+            mask = labels == k
+            points = np.column_stack(np.nonzero(mask)[::-1]).astype(np.float32)
+            rect = cv2.minAreaRect(points)
+            at_edge = x == 0 or y == 0 or x + bw >= w or y + bh >= h
+            if not at_edge and self.card_size.could_be_card(rect, area, self._width, self._scale):
+                regions.append((mask, rect))
+            else:
+                arms |= mask
+        return regions, _grown(arms, ARM_MARGIN) if arms.any() else arms
+
+    def _joined(self, regions: list[tuple[NDArray[np.bool_], tuple]]) -> list[tuple[NDArray[np.bool_], tuple]]:
+        """Regions that together fit in one card joined: a card laid on a look-alike (a Roll on a Stop, a 25 on a
+        25) changes only where the two differ, in pieces."""
+        longest = self.card_size.bounds(self._width)[1] / self._scale if self.card_size.length is None \
+            else self.card_size.length * 1.15 / self._scale
+        out = list(regions)
+        joined = True
+        while joined:
+            joined = False
+            for a in range(len(out)):
+                for b in range(a + 1, len(out)):
+                    mask = out[a][0] | out[b][0]
+                    rect = cv2.minAreaRect(np.column_stack(np.nonzero(mask)[::-1]).astype(np.float32))
+                    if max(rect[1]) <= longest and min(rect[1]) <= longest * 0.8:
+                        out[a] = (mask, rect)
+                        del out[b]
+                        joined = True
+                        break
+                if joined:
+                    break
+        return out
+
+def _take_in(reference: NDArray[np.float32], small: NDArray[np.float32], outline: NDArray[np.float64]) -> None:
+    """The reference takes the frame's pixels inside a handed-on change (a little beyond its rectangle)."""
+    mask = np.zeros(small.shape[:2], np.uint8)
+    centre = outline.mean(axis=0)
+    cv2.fillConvexPoly(mask, np.round(centre + (outline - centre) * 1.15).astype(np.int32), 1)
+    keep = mask.astype(bool)
+    reference[keep] = small[keep]
+
+
+def _grown(mask: NDArray[np.bool_], by: int) -> NDArray[np.bool_]:
+    """A mask grown by ``by`` pixels every way."""
+    return cv2.dilate(mask.astype(np.uint8), np.ones((2 * by + 1, 2 * by + 1), np.uint8)).astype(bool)
+
+
+def _warped(picture: NDArray[np.float32], warp: NDArray[np.float32]) -> NDArray[np.float32]:
+    h, w = picture.shape[:2]
+    return np.asarray(cv2.warpAffine(picture, warp, (w, h), borderMode=cv2.BORDER_REPLICATE), dtype=np.float32)
+
+
+def _gain_matched(small: NDArray[np.float32], reference: NDArray[np.float32]) -> NDArray[np.float32]:
+    """``small`` with each Lab channel moved to the reference's by the median difference (exposure and white
+    balance drift: the table, most of the picture, is unchanged)."""
+    offset = np.median((reference - small).reshape(-1, 3), axis=0)
+    return small + offset.astype(np.float32)
+
+
+def _differs(small: NDArray[np.float32], reference: NDArray[np.float32]) -> NDArray[np.bool_]:
+    return np.linalg.norm(small - reference, axis=2) >= CHANGED
+
+
+def _bitten(rect: tuple, motion: NDArray[np.bool_]) -> bool:
+    """Whether something moves over a region's rectangle (grown a little): fingers on the card, an arm's edge."""
+    (cx, cy), (w, h), angle = rect
+    inside = np.zeros(motion.shape, np.uint8)
+    cv2.fillConvexPoly(inside, np.round(cv2.boxPoints(((cx, cy), (w * 1.1 + 2, h * 1.1 + 2), angle))).astype(np.int32), 1)
+    covered = inside.astype(bool)
+    return float(motion[covered].mean()) > BITTEN if covered.any() else False
+
+
+
+
+def _shadow(small: NDArray[np.float32], reference: NDArray[np.float32], mask: NDArray[np.bool_]) -> bool:
+    """The region only changed its brightness: its lightness texture correlates with the reference's."""
+    ys, xs = np.nonzero(mask)
+    y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+    a, b = small[y0:y1, x0:x1, 0].ravel(), reference[y0:y1, x0:x1, 0].ravel()
+    a, b = a - a.mean(), b - b.mean()
+    denominator = float(np.sqrt((a * a).sum() * (b * b).sum()))
+    if denominator < 1e-6:
+        return True  # no texture at all in either: a flat patch got darker or lighter
+    chroma = float(np.abs(small[mask][:, 1:] - reference[mask][:, 1:]).mean())
+    return float((a * b).sum()) / denominator >= SHADOW_LIKENESS and chroma < CHANGED / 2
+
+
+def _touches(mask: NDArray[np.bool_], arms: NDArray[np.bool_]) -> bool:
+    return bool((mask & arms).any())
+
+
+def _rect_area(rect: tuple) -> float:
+    (_, _), (w, h), _ = rect
+    return float(w * h)
+
+
+def _registration(reference: NDArray[np.float32], small: NDArray[np.float32]) -> NDArray[np.float32] | None:
+    """The Euclidean motion taking the reference's lightness onto the frame's (ECC), or ``None`` where it does
+    not settle or is no motion at all."""
+    warp = np.eye(2, 3, dtype=np.float32)
+    try:
+        _, found = cv2.findTransformECC(np.ascontiguousarray(reference[..., 0]), np.ascontiguousarray(small[..., 0]), warp,
+                                        cv2.MOTION_EUCLIDEAN, (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 60, 1e-4))
+    except cv2.error:
+        return None
+    warp = np.asarray(found, dtype=np.float32)
+    if np.abs(warp[:, 2]).max() < MIN_SHIFT and abs(float(warp[0, 1])) < 0.002:
+        return None
+    return warp
+
+
+def _full_frame(warp: NDArray[np.float32], scale: float) -> NDArray[np.float64]:
+    out = warp.astype(np.float64).copy()
+    out[:, 2] *= scale
+    return out
