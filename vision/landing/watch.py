@@ -35,13 +35,17 @@ AT_REST = 12.0
 """A small pixel is at rest when it differs from the frame before by less than this (Lab distance)."""
 BITTEN = 0.08
 """A region whose rectangle has more than this share of moving pixels waits (fingers still on the card)."""
-SHADOW_LIKENESS = 0.85
-"""A region whose texture correlates with the reference's this well (after each is centred and scaled) only
-got darker or lighter: a shadow or a lamp, no card."""
-NUDGE_SHARE = 0.3
-"""A frame differing from the reference over this share of the table is registered on it first (a nudge)."""
-MIN_SHIFT = 0.4
-"""A registered shift under this many small pixels is no nudge."""
+SHADOW_RESIDUAL = 0.06
+"""A region whose luminance a smooth gain on the reference's explains to within this share (mean) and whose
+colour hardly changed, and which got darker, is a shadow, no card (a card laid brings its rim's edges and its print).
+A change that got lighter is left to be read: a white card on a grey table changes little else."""
+SHADOW_SOFTNESS = 2.0
+"""How smooth (Gaussian sigma, small pixels: a penumbra's width) the gain of a shadow is."""
+MIN_SHIFT = 0.5
+"""A shift of the whole picture under this many small pixels is no nudge."""
+MIN_RESPONSE = 0.1
+"""Phase correlation's peak must be at least this clear for a shift to be taken (an arm, or a change of light,
+gives a low, broad one)."""
 ARM_MARGIN = 3
 """Small pixels around an arm where a region counts as touching it."""
 
@@ -88,15 +92,12 @@ class MotionWatch:
             return Look(index, (), False)
         reference, before, self._before = self._reference, self._before, small
         nudge = None
+        moved = _registration(reference, small)
+        if moved is not None:  # the reference and the frame before, as the nudged camera sees them
+            reference, before = (_warped(picture, moved) for picture in (reference, before))
+            nudge = _full_frame(moved, self._scale)
         corrected = _gain_matched(small, reference)
         differs = _differs(corrected, reference)
-        if differs.mean() > NUDGE_SHARE:
-            moved = _registration(reference, small)
-            if moved is not None:  # the reference and the frame before, as the nudged camera sees them
-                reference, before = (_warped(picture, moved) for picture in (reference, before))
-                nudge = _full_frame(moved, self._scale)
-                corrected = _gain_matched(small, reference)
-                differs = _differs(corrected, reference)
         moving = np.linalg.norm(small - before, axis=2) >= AT_REST
         regions, others = self._regions(differs & ~moving)
         regions = self._joined(regions)
@@ -208,16 +209,24 @@ def _bitten(rect: tuple, motion: NDArray[np.bool_]) -> bool:
 
 
 def _shadow(small: NDArray[np.float32], reference: NDArray[np.float32], mask: NDArray[np.bool_]) -> bool:
-    """The region only changed its brightness: its lightness texture correlates with the reference's."""
+    """The region only got darker or lighter, smoothly: the reference times a smooth gain (the light's ratio,
+    softened over a card's width) explains its lightness, and its colour hardly changed. A card brings edges and
+    print that no smooth gain makes."""
     ys, xs = np.nonzero(mask)
-    y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
-    a, b = small[y0:y1, x0:x1, 0].ravel(), reference[y0:y1, x0:x1, 0].ravel()
-    a, b = a - a.mean(), b - b.mean()
-    denominator = float(np.sqrt((a * a).sum() * (b * b).sum()))
-    if denominator < 1e-6:
-        return True  # no texture at all in either: a flat patch got darker or lighter
+    pad = 4
+    y0, y1 = max(int(ys.min()) - pad, 0), min(int(ys.max()) + pad + 1, mask.shape[0])
+    x0, x1 = max(int(xs.min()) - pad, 0), min(int(xs.max()) + pad + 1, mask.shape[1])
+    now, was = _luminance(small[y0:y1, x0:x1, 0]), _luminance(reference[y0:y1, x0:x1, 0])
+    gain = cv2.GaussianBlur(now, (0, 0), SHADOW_SOFTNESS) / np.maximum(cv2.GaussianBlur(was, (0, 0), SHADOW_SOFTNESS), 1e-3)
+    inside = mask[y0:y1, x0:x1]
+    unexplained = float((np.abs(now - gain * was) / np.maximum(now, 0.02))[inside].mean())
     chroma = float(np.abs(small[mask][:, 1:] - reference[mask][:, 1:]).mean())
-    return float((a * b).sum()) / denominator >= SHADOW_LIKENESS and chroma < CHANGED / 2
+    return float(np.median(gain[inside])) < 1.0 and unexplained < SHADOW_RESIDUAL and chroma < CHANGED / 2
+
+
+def _luminance(lightness: NDArray[np.float32]) -> NDArray[np.float32]:
+    """Relative luminance (0–1, linear in the light) from OpenCV's 8-bit Lab lightness: a shadow scales it."""
+    return np.asarray(((lightness * (100 / 255) + 16) / 116) ** 3, dtype=np.float32)
 
 
 def _touches(mask: NDArray[np.bool_], arms: NDArray[np.bool_]) -> bool:
@@ -230,18 +239,30 @@ def _rect_area(rect: tuple) -> float:
 
 
 def _registration(reference: NDArray[np.float32], small: NDArray[np.float32]) -> NDArray[np.float32] | None:
-    """The Euclidean motion taking the reference's lightness onto the frame's (ECC), or ``None`` where it does
-    not settle or is no motion at all."""
-    warp = np.eye(2, 3, dtype=np.float32)
+    """The Euclidean motion taking the reference's lightness onto the frame's, or ``None`` where the camera did not
+    move: a shift found by phase correlation (an arm over a part of the table hardly moves its peak), refined
+    with the turn by ECC."""
+    window = _hanning(small.shape[:2])
+    (dx, dy), response = cv2.phaseCorrelate(np.ascontiguousarray(reference[..., 0]), np.ascontiguousarray(small[..., 0]), window)
+    if np.hypot(dx, dy) < MIN_SHIFT or response < MIN_RESPONSE:
+        return None
+    warp = np.float32([[1, 0, dx], [0, 1, dy]])
     try:
         _, found = cv2.findTransformECC(np.ascontiguousarray(reference[..., 0]), np.ascontiguousarray(small[..., 0]), warp,
                                         cv2.MOTION_EUCLIDEAN, (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 60, 1e-4))
     except cv2.error:
         return None
-    warp = np.asarray(found, dtype=np.float32)
-    if np.abs(warp[:, 2]).max() < MIN_SHIFT and abs(float(warp[0, 1])) < 0.002:
-        return None
-    return warp
+    return np.asarray(found, dtype=np.float32)
+
+
+_WINDOWS: dict[tuple[int, int], NDArray[np.float32]] = {}
+
+
+def _hanning(shape: tuple[int, ...]) -> NDArray[np.float32]:
+    key = (int(shape[0]), int(shape[1]))
+    if key not in _WINDOWS:
+        _WINDOWS[key] = np.asarray(cv2.createHanningWindow((key[1], key[0]), cv2.CV_32F), dtype=np.float32)
+    return _WINDOWS[key]
 
 
 def _full_frame(warp: NDArray[np.float32], scale: float) -> NDArray[np.float64]:

@@ -1,0 +1,130 @@
+"""Landings: each card that came to rest found as a change against the last clear view, and read once, whole.
+
+The frames are drawn here: a textured table, the generic edition's faces warped onto it, an arm (a skin-coloured
+band from the picture's edge) laying each card, the exposure drifting, a shadow, a nudged camera.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from scoring.cards import Card
+from vision.landing.card_size import CardSize
+from vision.landing.reading import read_change
+from vision.landing.watch import MotionWatch
+from vision.read.matcher import FaceMatcher
+from vision.read.models import faces_folder
+
+W, H = 640, 360
+LENGTH = 90.0
+
+
+@pytest.fixture(scope="module")
+def matcher() -> FaceMatcher:
+    return FaceMatcher.from_folder(faces_folder("generic"), "generic")
+
+
+def table() -> np.ndarray:
+    rng = np.random.default_rng(3)
+    noise = cv2.GaussianBlur(rng.normal(0, 1, (H, W)).astype(np.float32), (0, 0), 6)
+    noise = noise / noise.std()
+    base = np.array([40, 70, 110], np.float32)  # a wooden brown (BGR)
+    return np.clip(base + noise[..., None] * 12, 0, 255).astype(np.uint8)
+
+
+def card_corners(centre: tuple[float, float], angle_deg: float, length: float = LENGTH) -> np.ndarray:
+    a = np.deg2rad(angle_deg)
+    u, v = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
+    half_w, half_l = length * 56 / 87 / 2, length / 2
+    c = np.array(centre)
+    return np.array([c - u * half_w - v * half_l, c + u * half_w - v * half_l, c + u * half_w + v * half_l, c - u * half_w + v * half_l])
+
+
+def lay(image: np.ndarray, face: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    h, w = face.shape[:2]
+    m = cv2.getPerspectiveTransform(np.float32([[0, 0], [w, 0], [w, h], [0, h]]), corners.astype(np.float32))
+    warped = cv2.warpPerspective(face, m, (W, H), flags=cv2.INTER_AREA)
+    mask = cv2.warpPerspective(np.full((h, w), 255, np.uint8), m, (W, H)) > 127
+    out = image.copy()
+    out[mask] = warped[mask]
+    return out
+
+
+def arm(image: np.ndarray, tip: tuple[float, float]) -> np.ndarray:
+    out = image.copy()
+    cv2.line(out, (int(tip[0]), int(tip[1])), (int(tip[0]) + 40, H + 40), (120, 150, 210), 34)
+    return out
+
+
+def face_of(matcher: FaceMatcher, card: Card) -> np.ndarray:
+    return matcher.faces[matcher.cards.index(card)]
+
+
+def film(frames: list[np.ndarray]) -> list:
+    watch = MotionWatch()
+    return [watch.look(i, f) for i, f in enumerate(frames)]
+
+
+def test_a_card_laid_by_an_arm_is_one_change_where_it_lies_once_the_arm_has_left(matcher: FaceMatcher):
+    empty = table()
+    corners = card_corners((300, 170), 20)
+    laid = lay(empty, face_of(matcher, Card.DISTANCE_75), corners)
+    looks = film([empty, empty, arm(empty, (330, 200)), arm(laid, (310, 190)), laid, laid, laid])
+    changes = [c for look in looks for c in look.changes]
+    assert len(changes) == 1
+    assert changes[0].frame >= 4  # not while the hand is on it
+    assert np.linalg.norm(changes[0].outline.mean(axis=0) - corners.mean(axis=0)) < 8
+    assert looks[2].moving and not looks[-1].moving
+
+
+def test_a_drifting_exposure_and_a_passing_shadow_are_no_card():
+    empty = table()
+    frames = [np.clip(empty.astype(np.float32) * g, 0, 255).astype(np.uint8) for g in np.linspace(1.0, 1.25, 12)]
+    drifted = frames[-1]
+    patch = np.zeros((H, W), np.float32)
+    cv2.fillConvexPoly(patch, np.round(card_corners((200, 150), 10)).astype(np.int32), 1.0)
+    patch = cv2.GaussianBlur(patch, (0, 0), 4)
+    shaded = (drifted * (1 - 0.35 * patch[..., None])).astype(np.uint8)
+    frames += [shaded, shaded, shaded, drifted, drifted]
+    assert [c for look in film(frames) for c in look.changes] == []
+
+
+def test_a_nudged_camera_is_registered_and_no_card_is_seen_in_the_shift(matcher: FaceMatcher):
+    laid = lay(table(), face_of(matcher, Card.STOP), card_corners((400, 200), -30))
+    shifted = cv2.warpAffine(laid, np.float32([[1, 0, 6], [0, 1, -4]]), (W, H), borderMode=cv2.BORDER_REFLECT)
+    looks = film([laid, laid, shifted, shifted, shifted])
+    assert looks[2].nudge is not None
+    assert np.allclose(looks[2].nudge[:, 2], [6, -4], atol=1.5)
+    assert [c for look in looks for c in look.changes] == []
+
+
+def test_two_cards_landed_between_two_clear_views_are_two_changes_each_read(matcher: FaceMatcher):
+    empty = table()
+    first, second = card_corners((180, 180), 5), card_corners((460, 160), 95)
+    one = lay(empty, face_of(matcher, Card.DISTANCE_100), first)
+    both = lay(one, face_of(matcher, Card.EXTRA_TANK), second)
+    frames = [empty, empty, arm(one, (200, 200)), arm(both, (470, 180)), both, both]
+    size = CardSize()
+    watch = MotionWatch(size)
+    read = []
+    for i, frame in enumerate(frames):
+        for change in watch.look(i, frame).changes:
+            read.append(read_change(matcher, frame, change, size).reading.card)
+    assert sorted(read, key=str) == sorted([Card.DISTANCE_100, Card.EXTRA_TANK], key=str)
+
+
+def test_a_card_laid_on_a_look_alike_is_read_on_the_outline_of_the_card_below(matcher: FaceMatcher):
+    """A Roll laid on a Stop changes the picture only where the two differ: the pile's outline is tried too."""
+    empty = table()
+    corners = card_corners((320, 180), 12)
+    stop = lay(empty, face_of(matcher, Card.STOP), corners)
+    roll = lay(stop, face_of(matcher, Card.ROLL), corners)
+    size = CardSize()
+    watch = MotionWatch(size)
+    landed = []
+    for i, frame in enumerate([empty, empty, stop, stop, stop, arm(roll, (330, 190)), roll, roll]):
+        for change in watch.look(i, frame).changes:
+            landed.append(read_change(matcher, frame, change, size, [x.outline for x in landed]))
+    assert [x.reading.card for x in landed] == [Card.STOP, Card.ROLL]
