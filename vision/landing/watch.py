@@ -246,7 +246,7 @@ def _registration(reference: NDArray[np.float32], small: NDArray[np.float32]) ->
     (dx, dy), response = cv2.phaseCorrelate(np.ascontiguousarray(reference[..., 0]), np.ascontiguousarray(small[..., 0]), window)
     if np.hypot(dx, dy) < MIN_SHIFT or response < MIN_RESPONSE:
         return None
-    warp = np.float32([[1, 0, dx], [0, 1, dy]])
+    warp = np.array([[1, 0, dx], [0, 1, dy]], dtype=np.float32)
     try:
         _, found = cv2.findTransformECC(np.ascontiguousarray(reference[..., 0]), np.ascontiguousarray(small[..., 0]), warp,
                                         cv2.MOTION_EUCLIDEAN, (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 60, 1e-4))
