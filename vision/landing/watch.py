@@ -1,17 +1,18 @@
 """The motion watch: every frame looked at small, and what came to rest since the last clear view of each place.
 
 A card is laid whole, on top, and then left alone: between two plays the table is still. The watch keeps a
-*reference* — the table as last seen clear, at a small size (:data:`SMALL_WIDTH` pixels across, Lab, softened)
-— and compares each frame with it. What differs falls into regions. A region the size and shape of a card that
-is the same in this frame and the one before (at rest), touching no arm, is a card that came (or one that
-left): a :class:`Change`, handed on to be read once at full resolution. Anything else that differs (an arm
-reaching in, its shadow moving) is waited out. The reference takes in each change once it is handed on, and
-the whole frame whenever nothing moves over the table, so that a drifting exposure never builds up.
+*reference* — each place of the table as last seen clear, at a small size (:data:`SMALL_WIDTH` pixels across,
+Lab, softened) — and compares each frame with it. What differs and is as it was in the frame before (at rest)
+falls into regions; regions that together fit in one card are joined. A card-sized region that no moving pixel
+bites and that no smooth darkening explains (a shadow) is a card that came (or one that left): a
+:class:`Change`, handed on to be read once at full resolution. Anything else that differs (an arm reaching in,
+something still moving) is waited out. The reference takes in each change once it is handed on, and follows
+the frame wherever the table matches it and is still, so that a drifting exposure never builds up.
 
-What real cameras do, corrected before comparing: the exposure and white balance drift (each channel scaled
-to the reference's, by the median over the table); the camera is nudged (a frame that differs almost
-everywhere is registered on the reference, which is moved with it, and the shift is reported so that every
-known card can move with it).
+What real cameras do, corrected before comparing: the exposure and white balance drift (each Lab channel moved
+to the reference's by the median difference over the table); the camera is nudged (a shift of the whole
+picture found by phase correlation, refined with its turn by ECC; the reference is moved with it, and the
+shift is reported so that every known card can move with it).
 """
 
 from __future__ import annotations
@@ -57,8 +58,6 @@ class Change:
     frame: int
     outline: NDArray[np.float64] = field(repr=False)
     """The region's minimum-area rectangle, full-frame pixels (rough: the card's own outline is fitted later)."""
-    mask_share: float
-    """How much of that rectangle changed (a card on a look-alike changes only where they differ)."""
 
 
 @dataclass(frozen=True)
@@ -106,7 +105,7 @@ class MotionWatch:
         for mask, rect in regions:
             if _touches(mask, others) or _bitten(rect, motion) or _shadow(corrected, reference, mask):
                 continue
-            changes.append(Change(index, cv2.boxPoints(rect).astype(np.float64) * self._scale, float(mask.sum()) / max(_rect_area(rect), 1.0)))
+            changes.append(Change(index, cv2.boxPoints(rect).astype(np.float64) * self._scale))
         for change in changes:  # each change is handed on once: the reference takes it in
             _take_in(reference, small, change.outline / self._scale)
         # elsewhere the reference follows the light as it drifts: every pixel that matches it and is as it was
@@ -231,11 +230,6 @@ def _luminance(lightness: NDArray[np.float32]) -> NDArray[np.float32]:
 
 def _touches(mask: NDArray[np.bool_], arms: NDArray[np.bool_]) -> bool:
     return bool((mask & arms).any())
-
-
-def _rect_area(rect: tuple) -> float:
-    (_, _), (w, h), _ = rect
-    return float(w * h)
 
 
 def _registration(reference: NDArray[np.float32], small: NDArray[np.float32]) -> NDArray[np.float32] | None:
