@@ -10,8 +10,11 @@ frame it lands on places it (side, pile, corners); a play whose card the table d
 drawn only by its top cards, a card covered in the same frame) is counted apart. A landing found is matched to
 the play of the nearest unmatched card within half a card's length, laid at most FOLLOW frames before it.
 Prints, per hand and in all: plays, found, read right, read wrong, unread, phantoms (changes read as a face
-that match no play), backs (the draw pile's top going: no play), the outline's corner error (median, share of
-the card's length), and the watch's and the reading's time per frame.
+that match no play), backs (the draw pile's top going: no play), plays read right and placed right (side or
+the middle, pile, crosswise; vision/landing/hand.py), departures (a pile's top card going), hands exact (every
+side's distance cards and safeties, coups fourrés included, as hand.json records them, from the landings
+alone: no census, no flags yet), the outline's corner error (median, share of the card's length), and the
+watch's and the reading's time per frame.
 """
 
 from __future__ import annotations
@@ -29,10 +32,14 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from scoring.cards import Card  # noqa: E402
+from scoring.hand import SafetyPlay  # noqa: E402
 from vision.landing.card_size import CardSize  # noqa: E402
+from vision.landing.hand import LandedHand  # noqa: E402
 from vision.landing.reading import Landing, read_change  # noqa: E402
 from vision.landing.watch import MotionWatch  # noqa: E402
 from vision.read.models import load_recogniser, load_video_recogniser  # noqa: E402
+from vision.table.layout import TableLayout  # noqa: E402
 
 FOLLOW = 12
 """Frames after a play's landing within which the watch may find it (the arm over it, the table still after)."""
@@ -44,6 +51,7 @@ class Play:
     card: str
     side: str | None
     pile: str
+    sideways: bool
     corners: np.ndarray | None
     """``None``: the table does not show the card."""
     found: Landing | None = None
@@ -59,13 +67,20 @@ class Tally:
     unread: int = 0
     phantoms: int = 0
     backs: int = 0
+    placed: int = 0
+    """Found plays placed right: side (or the middle), pile and crosswise."""
+    departures: int = 0
+    hands: int = 0
+    exact: int = 0
+    """Hands whose every side's distance cards and safeties (with coups fourrés) come out as the hand's record."""
     corner_errors: list[float] = field(default_factory=list)
     watch_s: float = 0.0
     read_s: float = 0.0
     frames: int = 0
 
     def add(self, other: Tally) -> None:
-        for name in ("plays", "shown", "found", "right", "wrong", "unread", "phantoms", "backs", "watch_s", "read_s", "frames"):
+        for name in ("plays", "shown", "found", "right", "wrong", "unread", "phantoms", "backs", "placed", "departures", "hands",
+                     "exact", "watch_s", "read_s", "frames"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.corner_errors += other.corner_errors
 
@@ -73,6 +88,7 @@ class Tally:
         err = f"{np.median(self.corner_errors):.3f}" if self.corner_errors else "-"
         return (f"{name:<28} plays {self.plays:4d}  shown {self.shown:4d}  found {self.found:4d}  right {self.right:4d}  "
                 f"wrong {self.wrong:3d}  unread {self.unread:3d}  phantoms {self.phantoms:3d}  backs {self.backs:3d}  "
+                f"placed {self.placed:4d}  departures {self.departures:2d}  exact {self.exact}/{self.hands}  "
                 f"corner err {err}  watch {1000 * self.watch_s / max(self.frames, 1):.1f} ms/frame  "
                 f"read {1000 * self.read_s / max(self.found + self.phantoms + self.backs, 1):.0f} ms/change")
 
@@ -105,8 +121,15 @@ def truth_plays(folder: Path) -> list[Play]:
             pool = next((s["cards"] for s in truth["sides"] if s["side"] == event["side"]), [])
         same = [c for c in pool if c["card"] == event["card"] and c["pile"] == event["pile"] and c.get("visible", 1) > 0.5]
         corners = np.array(same[-1]["corners"], dtype=np.float64) if same else None
-        plays.append(Play(event["frame"], event["card"], event.get("side"), event["pile"], corners))
+        side = None if event["pile"] == "discard" else event.get("side")
+        plays.append(Play(event["frame"], event["card"], side, event["pile"], bool(event["sideways"]), corners))
     return plays
+
+
+def census_of(record: dict) -> dict[str, tuple[dict[int, int], dict[Card, SafetyPlay]]]:
+    """A hand record's (``hand.json``) sides as :meth:`LandedHand.census` says them."""
+    return {s["side"]: ({int(km): n for km, n in s["distance"].items()},
+                        {Card(c): SafetyPlay(how) for c, how in s["safeties"].items()}) for s in record["sides"]}
 
 
 def edition_of(folder: Path) -> str:
@@ -130,6 +153,7 @@ def measure(folder: Path, recognisers: dict, misses: Path | None, video: bool = 
     watch = MotionWatch(size)
     tally = Tally(plays=len(plays), shown=sum(p.corners is not None for p in plays))
     landings: list[Landing] = []
+    views: list[list[Landing]] = []
     images = {}
     for path in sorted((folder / "frames").glob("*.jpg")):
         index = int(path.stem)
@@ -144,10 +168,19 @@ def measure(folder: Path, recognisers: dict, misses: Path | None, video: bool = 
         tally.watch_s += time.perf_counter() - t
         tally.frames += 1
         t = time.perf_counter()
+        view = []
         for change in look.changes:
-            landings.append(read_change(recogniser, image, change, size, [x.outline for x in landings[-40:]]))
+            view.append(read_change(recogniser, image, change, size, [x.outline for x in landings[-40:]]))
+            landings.append(view[-1])
             images[len(landings) - 1] = image
+        views.append(view)
         tally.read_s += time.perf_counter() - t
+    hand = LandedHand(TableLayout.from_file(folder / "layout.json"))
+    placed = {id(landing): play for view in views for landing, play in zip(view, hand.land_all(view), strict=True)}
+    tally.departures = len(hand.departures)
+    if (folder / "hand.json").is_file():
+        tally.hands = 1
+        tally.exact = int(census_of(json.loads((folder / "hand.json").read_text())) == hand.census())
     for k, landing in enumerate(landings):
         if landing.reading.back:
             tally.backs += 1
@@ -171,6 +204,8 @@ def measure(folder: Path, recognisers: dict, misses: Path | None, video: bool = 
             _save(misses, folder, k, images[k], landing, f"unread-{play.card}")
         elif card.value == play.card:
             tally.right += 1
+            where = placed[id(landing)]
+            tally.placed += where is not None and (where.side, where.pile, where.crosswise) == (play.side, play.pile, play.sideways)
         else:
             tally.wrong += 1
             _save(misses, folder, k, images[k], landing, f"wrong-{play.card}-as-{card.value}")

@@ -68,14 +68,14 @@ class CardSize:
                 and SMALLEST_PART * shortest * shortest * CARD_ASPECT <= area <= LARGEST_PART * card_area)
 
     def card_box(self, rect_corners: NDArray[np.floating]) -> NDArray[np.float64]:
-        """A card-proportioned box on a changed region's rectangle: the same centre and turn, at least a card long."""
+        """A card-proportioned box on a changed region's rectangle: the same centre and turn, a card long (as
+        learnt; before any card was read, as long as the rectangle allows)."""
         q = np.asarray(rect_corners, dtype=np.float64).reshape(4, 2)
         centre = q.mean(axis=0)
         a, b = q[1] - q[0], q[3] - q[0]
         long_axis, short_axis = (a, b) if np.linalg.norm(a) >= np.linalg.norm(b) else (b, a)
-        length = max(float(np.linalg.norm(long_axis)), self.length or 0.0)
-        width = max(float(np.linalg.norm(short_axis)), length * CARD_ASPECT)
-        length = max(length, width / CARD_ASPECT)
+        length = self.length or max(float(np.linalg.norm(long_axis)), float(np.linalg.norm(short_axis)) / CARD_ASPECT)
+        width = length * CARD_ASPECT
         u = long_axis / (np.linalg.norm(long_axis) + 1e-9)
         v = np.array([-u[1], u[0]])
         half_l, half_w = u * length / 2, v * width / 2

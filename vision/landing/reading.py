@@ -3,8 +3,10 @@
 The change's rectangle is rough (the watch compares a softened small copy, so it runs a little wide; a card
 laid on a look-alike changes only where the two differ; a shadow comes or goes with it), so the card is looked
 for on card-proportioned boxes over it (:meth:`~vision.landing.card_size.CardSize.card_box`): the box on the
-rectangle's centre and, where the rectangle is shorter than a card, the boxes pushed to either end of it; each
-first fitted to the card's rim at full resolution (:func:`vision.read.outline.refine_outline`). The edition's recogniser reads each
+rectangle's centre and, where the rectangle is shorter or longer than a card (a card laid a strip lower on its
+twin changes the picture over both), the boxes pushed to either end of it; each
+as it is and fitted to the card's rim at full resolution (:func:`vision.read.outline.refine_outline`; the rim
+of the card below may be the stronger edge). The edition's recogniser reads each
 (the faces fit their own outline first, :meth:`~vision.read.matcher.FaceMatcher.read`) and the surest reading
 stands, with the outline it was read on.
 """
@@ -18,6 +20,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.geometry import iou
 from vision.landing.card_size import CardSize
 from vision.landing.watch import Change
 from vision.read.outline import refine_outline
@@ -45,12 +48,19 @@ class Landing:
 def read_change(recogniser: Recogniser, image: NDArray[np.uint8], change: Change, card_size: CardSize,
                 known: Sequence[NDArray[np.float64]] = ()) -> Landing:
     """Read the card that came in ``change`` on the full-resolution ``image`` (BGR). ``known``: the outlines of
-    the cards landed so far; one under the change is tried too (a card laid on a pile lies where the last did)."""
-    boxes: list[NDArray[np.floating]] = [refine_outline(image, box).corners for box in _boxes(change.outline, card_size)]
-    centre = change.outline.mean(axis=0)
-    boxes += [np.asarray(q, dtype=np.float64) for q in known if _inside(centre, np.asarray(q, dtype=np.float64))]
+    the cards landed so far; one under the change's middle is tried too (a card laid on a pile lies where the last
+    did), but where the change's own boxes read the same card, theirs is its place (a column's next card lies a
+    strip lower than the one it covers)."""
+    boxes: list[NDArray[np.floating]] = []
+    for box in _boxes(change.outline, card_size):  # a card's rim may snap to the twin's below it: both are tried
+        boxes += [box, refine_outline(image, box).corners]
+    own = len(boxes)
+    boxes += [np.asarray(q, dtype=np.float64) for q in known if _inside(change.outline.mean(axis=0), np.asarray(q, dtype=np.float64))]
     readings = recogniser.read(image, boxes)
     best = max(range(len(boxes)), key=lambda k: (readings[k].card is not None or readings[k].back, readings[k].confidence))
+    same = [k for k in range(own) if readings[k].card is not None and readings[k].card is readings[best].card]
+    if same:  # of the boxes that read the card, the one least like a card already there (a twin a strip lower)
+        best = min(same, key=lambda k: (round(_overlap(boxes[k], known), 1), -readings[k].confidence))
     reading = readings[best]
     outline = reading.outline if reading.outline is not None else boxes[best]
     if reading.card is not None and reading.confidence >= SURE:
@@ -65,10 +75,15 @@ def _boxes(rect: NDArray[np.float64], card_size: CardSize) -> list[NDArray[np.fl
     a, b = q[1] - q[0], q[3] - q[0]
     long_axis = a if np.linalg.norm(a) >= np.linalg.norm(b) else b
     slack = _length(centred) - float(np.linalg.norm(long_axis))
-    if slack < 0.15 * _length(centred):
+    if abs(slack) < 0.1 * _length(centred):
         return [centred]
     step = long_axis / (np.linalg.norm(long_axis) + 1e-9) * slack / 2
     return [centred, centred + step, centred - step]
+
+
+def _overlap(box: NDArray[np.floating], known: Sequence[NDArray[np.float64]]) -> float:
+    """How much a box overlaps the card already there that it overlaps most (IoU; 0 with none)."""
+    return max((iou(np.asarray(box, dtype=np.float64), q) for q in known), default=0.0)
 
 
 def _inside(point: NDArray[np.float64], quad: NDArray[np.float64]) -> bool:

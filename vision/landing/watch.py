@@ -102,15 +102,16 @@ class MotionWatch:
         regions = self._joined(regions)
         motion = _grown((moving & differs) | others, 1)
         changes = []
+        waiting = (moving & differs) | others
         for mask, rect in regions:
             if _touches(mask, others) or _bitten(rect, motion) or _shadow(corrected, reference, mask):
+                waiting |= mask
                 continue
             changes.append(Change(index, cv2.boxPoints(rect).astype(np.float64) * self._scale))
-        for change in changes:  # each change is handed on once: the reference takes it in
-            _take_in(reference, small, change.outline / self._scale)
-        # elsewhere the reference follows the light as it drifts: every pixel that matches it and is as it was
-        # in the frame before takes the frame's value (what differs waits: a card to be read, an arm to leave)
-        follows = ~_grown(differs, 2) & ~moving
+            _take_in(reference, small, changes[-1].outline / self._scale, mask)  # handed on once: the reference takes it in
+        # elsewhere the reference follows the frame wherever it is still (the light drifting, a speck that is no
+        # card); what waits — a card not yet read, an arm, a shadow — does not
+        follows = ~_grown(waiting, 2) & ~moving
         reference[follows] = small[follows]
         self._reference = reference
         return Look(index, tuple(changes), bool(motion.any()), nudge)
@@ -166,12 +167,13 @@ class MotionWatch:
                     break
         return out
 
-def _take_in(reference: NDArray[np.float32], small: NDArray[np.float32], outline: NDArray[np.float64]) -> None:
-    """The reference takes the frame's pixels inside a handed-on change (a little beyond its rectangle)."""
+def _take_in(reference: NDArray[np.float32], small: NDArray[np.float32], outline: NDArray[np.float64],
+             region: NDArray[np.bool_]) -> None:
+    """The reference takes the frame's pixels of a handed-on change: its region and its rectangle, a little grown."""
     mask = np.zeros(small.shape[:2], np.uint8)
     centre = outline.mean(axis=0)
     cv2.fillConvexPoly(mask, np.round(centre + (outline - centre) * 1.15).astype(np.int32), 1)
-    keep = mask.astype(bool)
+    keep = mask.astype(bool) | _grown(region, 1)
     reference[keep] = small[keep]
 
 

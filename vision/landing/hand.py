@@ -1,0 +1,136 @@
+"""The hand as its list of landings: each card read is placed (which side, which pile, crosswise or not) and
+the piles are followed as stacks, so that a card going (the attack a coup fourré sends to the discard) is told
+from a card coming.
+
+A card's side is the zone it lies in (:meth:`~vision.table.layout.TableLayout.side_at`); a card in no side's zone
+lies in the middle, on the discard pile. Its pile follows from the card: distance cards make the columns,
+Speed Limit and End of Limit the speed pile, the other hazards and remedies the battle pile, safeties the safety
+row. A safety laid across its side's "up" is a coup fourré (:func:`~vision.table.sideways.is_sideways`).
+
+A coup fourré sends the attack it answers from the battle (or speed) pile to the discard: where, right after a
+safety laid crosswise, a change on that side's pile reads as the card that lay under the attack, the attack
+went — no play. Where a change reads as the top card itself, on nearly its outline, that card was seen again:
+no play either. The changes of one clear view are taken safeties first (:meth:`LandedHand.land_all`), since the
+safety and the attack's going come in the same view, in either order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from scoring.cards import SAFETY_AGAINST, Card
+from scoring.hand import SafetyPlay
+from vision.geometry import iou
+from vision.landing.reading import Landing
+from vision.table.layout import TableLayout
+from vision.table.sideways import is_sideways
+
+DISCARD = "discard"
+SAME_SPOT = 0.5
+"""Two outlines overlapping this much (IoU) lie on one pile."""
+SAME_CARD = 0.7
+"""A change read as the card on top of its spot, on an outline overlapping it this much, is that card seen
+again (what was left of its change, a shadow that went), not a second one: a column's next card lies a strip
+lower, and the game never lays a card on its twin on a side's pile."""
+
+
+@dataclass(frozen=True)
+class Play:
+    """A landing placed on the table."""
+
+    landing: Landing
+    side: str | None
+    """``None``: the middle of the table (the discard pile)."""
+    pile: str
+    """``distance``, ``battle``, ``speed``, ``safeties`` or ``discard``."""
+    crosswise: bool
+
+    @property
+    def card(self) -> Card:
+        card = self.landing.reading.card
+        assert card is not None  # only read landings are placed
+        return card
+
+
+def pile_of(card: Card) -> str:
+    """Where a card laid on a side goes."""
+    if card.is_distance:
+        return "distance"
+    if card.is_safety:
+        return "safeties"
+    return "speed" if card in (Card.SPEED_LIMIT, Card.END_OF_LIMIT) else "battle"
+
+
+def place(landing: Landing, layout: TableLayout) -> Play | None:
+    """The play a landing is (``None`` for one that names no card: a back, an unread change)."""
+    card = landing.reading.card
+    if card is None:
+        return None
+    side = layout.side_at(landing.centre)
+    if side is None:
+        return Play(landing, None, DISCARD, False)
+    up = layout.zone_of(side).up
+    crosswise = up is not None and is_sideways(landing.outline, up)
+    return Play(landing, side, pile_of(card), crosswise)
+
+
+@dataclass
+class LandedHand:
+    """The plays of one hand, in the order they landed, and what lies on top of each spot."""
+
+    layout: TableLayout
+    plays: list[Play] = field(default_factory=list)
+    departures: list[Landing] = field(default_factory=list)
+    """Changes that were a card going (the card under it read again)."""
+    again: list[Landing] = field(default_factory=list)
+    """Changes that were a card already counted, seen again."""
+    _stacks: list[list[Play]] = field(default_factory=list)
+
+    def land(self, landing: Landing) -> Play | None:
+        """Take in a landing: the play it is, or ``None`` (no card read, or the card on top of a pile went)."""
+        play = place(landing, self.layout)
+        if play is None:
+            return None
+        stack = next((s for s in self._stacks if iou(s[-1].landing.outline, landing.outline) >= SAME_SPOT), None)
+        if stack is not None and stack[-1].card is play.card and iou(stack[-1].landing.outline, landing.outline) >= SAME_CARD:
+            self.again.append(landing)
+            return None
+        if stack is not None and len(stack) >= 2 and stack[-2].card is play.card and self._answered(stack[-1]):
+            stack.pop()
+            self.departures.append(landing)
+            return None
+        if stack is None:
+            self._stacks.append([play])
+        else:
+            stack.append(play)
+        self.plays.append(play)
+        return play
+
+    def land_all(self, landings: list[Landing]) -> list[Play | None]:
+        """Take in the landings of one clear view, safeties first; what each one is, in the order given."""
+        order = sorted(range(len(landings)), key=lambda k: not (landings[k].reading.card is not None
+                                                                and landings[k].reading.card.is_safety))
+        out: list[Play | None] = [None] * len(landings)
+        for k in order:
+            out[k] = self.land(landings[k])
+        return out
+
+    def _answered(self, top: Play) -> bool:
+        """Whether the attack on top of a pile was just answered by a coup fourré of its side (the last play)."""
+        last = self.plays[-1] if self.plays else None
+        return (top.side is not None and top.pile in ("battle", "speed") and last is not None and last.side == top.side
+                and last.crosswise and last.card is SAFETY_AGAINST.get(top.card))
+
+    def census(self) -> dict[str, tuple[dict[int, int], dict[Card, SafetyPlay]]]:
+        """Each side's distance (cards per value) and safeties (how each was played), from its plays."""
+        out: dict[str, tuple[dict[int, int], dict[Card, SafetyPlay]]] = {
+            s.side: ({km: 0 for km in (25, 50, 75, 100, 200)}, {}) for s in self.layout.sides}
+        for play in self.plays:
+            if play.side is None:
+                continue
+            distance, safeties = out[play.side]
+            if play.card.is_distance:
+                distance[play.card.km] += 1
+            elif play.card.is_safety:
+                safeties[play.card] = SafetyPlay.COUP_FOURRE if play.crosswise else SafetyPlay.PLAYED
+        return out
