@@ -108,8 +108,11 @@ class LandedHand:
 
     def land_all(self, landings: list[Landing]) -> list[Play | None]:
         """Take in the landings of one clear view, safeties first; what each one is, in the order given."""
-        order = sorted(range(len(landings)), key=lambda k: not (landings[k].reading.card is not None
-                                                                and landings[k].reading.card.is_safety))
+        def safety_first(k: int) -> bool:
+            card = landings[k].reading.card
+            return not (card is not None and card.is_safety)
+
+        order = sorted(range(len(landings)), key=safety_first)
         out: list[Play | None] = [None] * len(landings)
         for k in order:
             out[k] = self.land(landings[k])
