@@ -9,8 +9,9 @@ events.json; sequence.json names a photo-real hand's edition). A play's truth is
 frame it lands on places it (side, pile, corners); a play whose card the table does not show (a discard pile
 drawn only by its top cards, a card covered in the same frame) is counted apart. A landing found is matched to
 the play of the nearest unmatched card within half a card's length, laid at most FOLLOW frames before it.
-Prints, per hand and in all: plays, found, read right, read wrong, unread, phantoms (changes read as a face
-that match no play), backs (the draw pile's top going: no play), plays read right and placed right (side or
+Prints, per hand and in all: plays, found, read right, read wrong, unread, phantoms (plays the hand counted
+that match no play made), backs (the draw pile's top going: no play), changes handed on (and of them, cards seen
+again: no play), plays read right and placed right (side or
 the middle, pile, crosswise; vision/landing/hand.py), departures (a pile's top card going), hands exact (every
 side's distance cards and safeties, coups fourrés included, as hand.json records them, from the landings
 alone: no census, no flags yet), the outline's corner error (median, share of the card's length), and the
@@ -67,6 +68,9 @@ class Tally:
     unread: int = 0
     phantoms: int = 0
     backs: int = 0
+    changes: int = 0
+    again: int = 0
+    """Changes read as the card already on top of their spot (no play)."""
     placed: int = 0
     """Found plays placed right: side (or the middle), pile and crosswise."""
     departures: int = 0
@@ -79,7 +83,8 @@ class Tally:
     frames: int = 0
 
     def add(self, other: Tally) -> None:
-        for name in ("plays", "shown", "found", "right", "wrong", "unread", "phantoms", "backs", "placed", "departures", "hands",
+        for name in ("plays", "shown", "found", "right", "wrong", "unread", "phantoms", "backs", "changes", "again", "placed",
+                     "departures", "hands",
                      "exact", "watch_s", "read_s", "frames"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.corner_errors += other.corner_errors
@@ -88,9 +93,10 @@ class Tally:
         err = f"{np.median(self.corner_errors):.3f}" if self.corner_errors else "-"
         return (f"{name:<28} plays {self.plays:4d}  shown {self.shown:4d}  found {self.found:4d}  right {self.right:4d}  "
                 f"wrong {self.wrong:3d}  unread {self.unread:3d}  phantoms {self.phantoms:3d}  backs {self.backs:3d}  "
+                f"changes {self.changes:4d} (again {self.again:3d})  "
                 f"placed {self.placed:4d}  departures {self.departures:2d}  exact {self.exact}/{self.hands}  "
                 f"corner err {err}  watch {1000 * self.watch_s / max(self.frames, 1):.1f} ms/frame  "
-                f"read {1000 * self.read_s / max(self.found + self.phantoms + self.backs, 1):.0f} ms/change")
+                f"read {1000 * self.read_s / max(self.changes, 1):.0f} ms/change")
 
 
 def events_of(folder: Path) -> list[dict]:
@@ -170,7 +176,7 @@ def measure(folder: Path, recognisers: dict, misses: Path | None, video: bool = 
         t = time.perf_counter()
         view = []
         for change in look.changes:
-            view.append(read_change(recogniser, image, change, size, [x.outline for x in landings[-40:]]))
+            view.append(read_change(recogniser, image, change, size, [x.on_table for x in landings[-40:]]))
             landings.append(view[-1])
             images[len(landings) - 1] = image
         views.append(view)
@@ -181,15 +187,20 @@ def measure(folder: Path, recognisers: dict, misses: Path | None, video: bool = 
     if (folder / "hand.json").is_file():
         tally.hands = 1
         tally.exact = int(census_of(json.loads((folder / "hand.json").read_text())) == hand.census())
+    tally.changes = len(landings)
+    tally.again = len(hand.again)
+    not_plays = {id(x) for x in hand.again + hand.departures}
     for k, landing in enumerate(landings):
         if landing.reading.back:
             tally.backs += 1
+            continue
+        if id(landing) in not_plays:
             continue
         near = [(float(np.linalg.norm(p.corners.mean(axis=0) - landing.centre)), p) for p in plays
                 if p.found is None and p.corners is not None and p.frame <= landing.frame <= p.frame + FOLLOW]
         near = [(d, p) for d, p in near if p.corners is not None and d < 0.5 * np.linalg.norm(p.corners[0] - p.corners[2])]
         if not near:
-            if landing.reading.card is not None:
+            if placed[id(landing)] is not None:
                 tally.phantoms += 1
                 _save(misses, folder, k, images[k], landing, "phantom")
             continue

@@ -2,7 +2,8 @@
 the piles are followed as stacks, so that a card going (the attack a coup fourré sends to the discard) is told
 from a card coming.
 
-A card's side is the zone it lies in (:meth:`~vision.table.layout.TableLayout.side_at`); a card in no side's zone
+Everything is placed in the first view's pixels (:attr:`~vision.landing.reading.Landing.on_table`), where the
+zones were drawn, however the camera was nudged since. A card's side is the zone it lies in (:meth:`~vision.table.layout.TableLayout.side_at`); a card in no side's zone
 lies in the middle, on the discard pile. Its pile follows from the card: distance cards make the columns,
 Speed Limit and End of Limit the speed pile, the other hazards and remedies the battle pile, safeties the safety
 row. A safety laid across its side's "up" is a coup fourré (:func:`~vision.table.sideways.is_sideways`).
@@ -66,11 +67,12 @@ def place(landing: Landing, layout: TableLayout) -> Play | None:
     card = landing.reading.card
     if card is None:
         return None
-    side = layout.side_at(landing.centre)
+    outline = landing.on_table
+    side = layout.side_at(outline.mean(axis=0))
     if side is None:
         return Play(landing, None, DISCARD, False)
     up = layout.zone_of(side).up
-    crosswise = up is not None and is_sideways(landing.outline, up)
+    crosswise = up is not None and is_sideways(outline, up)
     return Play(landing, side, pile_of(card), crosswise)
 
 
@@ -91,8 +93,9 @@ class LandedHand:
         play = place(landing, self.layout)
         if play is None:
             return None
-        stack = next((s for s in self._stacks if iou(s[-1].landing.outline, landing.outline) >= SAME_SPOT), None)
-        if stack is not None and stack[-1].card is play.card and iou(stack[-1].landing.outline, landing.outline) >= SAME_CARD:
+        here = landing.on_table
+        stack = next((s for s in self._stacks if iou(s[-1].landing.on_table, here) >= SAME_SPOT), None)
+        if stack is not None and stack[-1].card is play.card and iou(stack[-1].landing.on_table, here) >= SAME_CARD:
             self.again.append(landing)
             return None
         if stack is not None and len(stack) >= 2 and stack[-2].card is play.card and self._answered(stack[-1]):

@@ -17,6 +17,7 @@ shift is reported so that every known card can move with it).
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 
 import cv2
@@ -42,11 +43,19 @@ colour hardly changed, and which got darker, is a shadow, no card (a card laid b
 A change that got lighter is left to be read: a white card on a grey table changes little else."""
 SHADOW_SOFTNESS = 2.0
 """How smooth (Gaussian sigma, small pixels: a penumbra's width) the gain of a shadow is."""
+FOCUS_SOFTEN = 2.0
+FOCUS_CHANGE = 6.0
+"""A region that, softened by :data:`FOCUS_SOFTEN` more small pixels, differs from the reference by less than this
+(mean Lab distance) changed only its sharpness."""
 MIN_SHIFT = 0.5
 """A shift of the whole picture under this many small pixels is no nudge."""
+REGISTERED_BETTER = 0.85
+"""A camera found moved must fit the frame at least this much better (median difference) than where it was."""
 MIN_RESPONSE = 0.1
 """Phase correlation's peak must be at least this clear for a shift to be taken (an arm, or a change of light,
 gives a low, broad one)."""
+JOINED_LENGTH = 1.15
+"""Pieces of change are joined when together they are at most this many cards long."""
 ARM_MARGIN = 3
 """Small pixels around an arm where a region counts as touching it."""
 
@@ -57,7 +66,11 @@ class Change:
 
     frame: int
     outline: NDArray[np.float64] = field(repr=False)
-    """The region's minimum-area rectangle, full-frame pixels (rough: the card's own outline is fitted later)."""
+    """The region's minimum-area rectangle in the frame's full-size pixels, where it is read (rough: the card's
+    own outline is fitted then)."""
+    camera: NDArray[np.float64] = field(repr=False)
+    """The 2 × 3 transform from the table as the watch first saw it to this frame (full-size pixels): identity
+    until the camera is nudged. :func:`on_table` takes an outline back through it."""
 
 
 @dataclass(frozen=True)
@@ -68,33 +81,52 @@ class Look:
     changes: tuple[Change, ...]
     moving: bool
     """Something other than a card at rest differs from the reference (an arm, a hand, a moving shadow)."""
-    nudge: NDArray[np.float64] | None = field(default=None, repr=False)
-    """The 2 × 3 transform of full-frame pixels from the reference's camera to this frame's, where the camera
-    was nudged since; ``None``: it stayed."""
+    camera: NDArray[np.float64] = field(repr=False)
+    """As :attr:`Change.camera`: where the first view's pixels are in this frame."""
+
+    @property
+    def nudged(self) -> bool:
+        """Whether the camera has moved since the first view (by a full-size pixel or more)."""
+        return bool(np.abs(self.camera[:, 2]).max() >= 1.0 or np.abs(self.camera[:, :2] - np.eye(2)).max() >= 0.002)
+
+
+def on_table(outline: NDArray[np.floating], camera: NDArray[np.float64]) -> NDArray[np.float64]:
+    """An outline in a frame's pixels taken back to the first view's (through the inverse of ``camera``), where
+    every card's place is kept however the camera was nudged since."""
+    back = cv2.invertAffineTransform(camera)
+    q = np.asarray(outline, dtype=np.float64).reshape(-1, 2)
+    return np.asarray(q @ back[:, :2].T + back[:, 2], dtype=np.float64)
 
 
 class MotionWatch:
-    """Follows one camera's frames; :meth:`look` at each, in order."""
+    """Follows one camera's frames; :meth:`look` at each, in order.
+
+    Everything is compared in the first view's pixels: each frame is registered afresh on the reference (its
+    shift and turn since, :func:`_registration`) and brought back onto it, so the reference is never resampled,
+    errors never add up, and a camera knocked and back costs nothing.
+    """
 
     def __init__(self, card_size: CardSize | None = None) -> None:
         self.card_size = card_size or CardSize()
         self._reference: NDArray[np.float32] | None = None
         self._before: NDArray[np.float32] | None = None
+        self._camera = np.eye(2, 3, dtype=np.float32)
+        """Small pixels of the first view → small pixels of the latest frame."""
         self._scale = 1.0
         self._width = SMALL_WIDTH
 
     def look(self, index: int, image: NDArray[np.uint8]) -> Look:
         """Compare one frame (BGR, full size) with the reference; the first frame becomes the reference."""
-        small = self._small(image)
+        seen = self._small(image)
         if self._reference is None or self._before is None:
-            self._reference, self._before = small, small
-            return Look(index, (), False)
-        reference, before, self._before = self._reference, self._before, small
-        nudge = None
-        moved = _registration(reference, small)
-        if moved is not None:  # the reference and the frame before, as the nudged camera sees them
-            reference, before = (_warped(picture, moved) for picture in (reference, before))
-            nudge = _full_frame(moved, self._scale)
+            self._reference, self._before = seen, seen
+            return Look(index, (), False, _full_frame(self._camera, self._scale))
+        reference, before = self._reference, self._before
+        found = _registration(reference, seen, self._camera)
+        self._camera = np.eye(2, 3, dtype=np.float32) if found is None else found
+        small = _warped_back(seen, self._camera)
+        self._before = small
+        camera = _full_frame(self._camera, self._scale)
         corrected = _gain_matched(small, reference)
         differs = _differs(corrected, reference)
         moving = np.linalg.norm(small - before, axis=2) >= AT_REST
@@ -104,17 +136,18 @@ class MotionWatch:
         changes = []
         waiting = (moving & differs) | others
         for mask, rect in regions:
-            if _touches(mask, others) or _bitten(rect, motion) or _shadow(corrected, reference, mask):
+            if _touches(mask, others) or _bitten(rect, motion) or _shadow(corrected, reference, mask) \
+                    or _focus_only(corrected, reference, mask):
                 waiting |= mask
                 continue
-            changes.append(Change(index, cv2.boxPoints(rect).astype(np.float64) * self._scale))
-            _take_in(reference, small, changes[-1].outline / self._scale, mask)  # handed on once: the reference takes it in
+            corners = cv2.boxPoints(rect).astype(np.float64)
+            _take_in(reference, small, corners, mask)  # handed on once: the reference takes it in
+            changes.append(Change(index, _through(corners * self._scale, camera), camera))
         # elsewhere the reference follows the frame wherever it is still (the light drifting, a speck that is no
         # card); what waits — a card not yet read, an arm, a shadow — does not
         follows = ~_grown(waiting, 2) & ~moving
         reference[follows] = small[follows]
-        self._reference = reference
-        return Look(index, tuple(changes), bool(motion.any()), nudge)
+        return Look(index, tuple(changes), bool(motion.any()), camera)
 
     def _small(self, image: NDArray[np.uint8]) -> NDArray[np.float32]:
         h, w = image.shape[:2]
@@ -147,25 +180,25 @@ class MotionWatch:
 
     def _joined(self, regions: list[tuple[NDArray[np.bool_], tuple]]) -> list[tuple[NDArray[np.bool_], tuple]]:
         """Regions that together fit in one card joined: a card laid on a look-alike (a Roll on a Stop, a 25 on a
-        25) changes only where the two differ, in pieces."""
-        longest = self.card_size.bounds(self._width)[1] / self._scale if self.card_size.length is None \
-            else self.card_size.length * 1.15 / self._scale
+        25) changes only where the two differ, in pieces. Before any card's length is known, pieces are joined only
+        where together they are hardly longer than the longer one."""
+        learnt = self.card_size.length
         out = list(regions)
         joined = True
         while joined:
             joined = False
-            for a in range(len(out)):
-                for b in range(a + 1, len(out)):
-                    mask = out[a][0] | out[b][0]
-                    rect = cv2.minAreaRect(np.column_stack(np.nonzero(mask)[::-1]).astype(np.float32))
-                    if max(rect[1]) <= longest and min(rect[1]) <= longest * 0.8:
-                        out[a] = (mask, rect)
-                        del out[b]
-                        joined = True
-                        break
-                if joined:
+            for a, b in itertools.combinations(range(len(out)), 2):
+                mask = out[a][0] | out[b][0]
+                rect = cv2.minAreaRect(np.column_stack(np.nonzero(mask)[::-1]).astype(np.float32))
+                longest = learnt * JOINED_LENGTH / self._scale if learnt is not None \
+                    else JOINED_LENGTH * max(max(out[a][1][1]), max(out[b][1][1]))
+                if max(rect[1]) <= longest and min(rect[1]) <= longest * 0.8:
+                    out[a] = (mask, rect)
+                    del out[b]
+                    joined = True
                     break
         return out
+
 
 def _take_in(reference: NDArray[np.float32], small: NDArray[np.float32], outline: NDArray[np.float64],
              region: NDArray[np.bool_]) -> None:
@@ -182,9 +215,17 @@ def _grown(mask: NDArray[np.bool_], by: int) -> NDArray[np.bool_]:
     return cv2.dilate(mask.astype(np.uint8), np.ones((2 * by + 1, 2 * by + 1), np.uint8)).astype(bool)
 
 
-def _warped(picture: NDArray[np.float32], warp: NDArray[np.float32]) -> NDArray[np.float32]:
-    h, w = picture.shape[:2]
-    return np.asarray(cv2.warpAffine(picture, warp, (w, h), borderMode=cv2.BORDER_REPLICATE), dtype=np.float32)
+def _warped_back(seen: NDArray[np.float32], camera: NDArray[np.float32]) -> NDArray[np.float32]:
+    """A frame (small) in the first view's pixels: ``camera`` takes those to the frame's."""
+    if not np.abs(camera - np.eye(2, 3)).any():
+        return seen
+    h, w = seen.shape[:2]
+    return np.asarray(cv2.warpAffine(seen, camera, (w, h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                     borderMode=cv2.BORDER_REPLICATE), dtype=np.float32)
+
+
+def _through(points: NDArray[np.float64], camera: NDArray[np.float64]) -> NDArray[np.float64]:
+    return np.asarray(points @ camera[:, :2].T + camera[:, 2], dtype=np.float64)
 
 
 def _gain_matched(small: NDArray[np.float32], reference: NDArray[np.float32]) -> NDArray[np.float32]:
@@ -225,6 +266,18 @@ def _shadow(small: NDArray[np.float32], reference: NDArray[np.float32], mask: ND
     return float(np.median(gain[inside])) < 1.0 and unexplained < SHADOW_RESIDUAL and chroma < CHANGED / 2
 
 
+def _focus_only(small: NDArray[np.float32], reference: NDArray[np.float32], mask: NDArray[np.bool_]) -> bool:
+    """The region differs only in its sharpness (a camera refocusing, a frame blurred by a shake): softened a
+    little more, it matches the reference. A card brings colour and shapes that softening leaves."""
+    ys, xs = np.nonzero(mask)
+    pad = 6
+    y0, y1 = max(int(ys.min()) - pad, 0), min(int(ys.max()) + pad + 1, mask.shape[0])
+    x0, x1 = max(int(xs.min()) - pad, 0), min(int(xs.max()) + pad + 1, mask.shape[1])
+    now = cv2.GaussianBlur(small[y0:y1, x0:x1], (0, 0), FOCUS_SOFTEN)
+    was = cv2.GaussianBlur(reference[y0:y1, x0:x1], (0, 0), FOCUS_SOFTEN)
+    return float(np.linalg.norm(now - was, axis=2)[mask[y0:y1, x0:x1]].mean()) < FOCUS_CHANGE
+
+
 def _luminance(lightness: NDArray[np.float32]) -> NDArray[np.float32]:
     """Relative luminance (0–1, linear in the light) from OpenCV's 8-bit Lab lightness: a shadow scales it."""
     return np.asarray(((lightness * (100 / 255) + 16) / 116) ** 3, dtype=np.float32)
@@ -234,21 +287,42 @@ def _touches(mask: NDArray[np.bool_], arms: NDArray[np.bool_]) -> bool:
     return bool((mask & arms).any())
 
 
-def _registration(reference: NDArray[np.float32], small: NDArray[np.float32]) -> NDArray[np.float32] | None:
-    """The Euclidean motion taking the reference's lightness onto the frame's, or ``None`` where the camera did not
-    move: a shift found by phase correlation (an arm over a part of the table hardly moves its peak), refined
-    with the turn by ECC."""
-    window = _hanning(small.shape[:2])
-    (dx, dy), response = cv2.phaseCorrelate(np.ascontiguousarray(reference[..., 0]), np.ascontiguousarray(small[..., 0]), window)
-    if np.hypot(dx, dy) < MIN_SHIFT or response < MIN_RESPONSE:
-        return None
-    warp = np.array([[1, 0, dx], [0, 1, dy]], dtype=np.float32)
-    try:
-        _, found = cv2.findTransformECC(np.ascontiguousarray(reference[..., 0]), np.ascontiguousarray(small[..., 0]), warp,
-                                        cv2.MOTION_EUCLIDEAN, (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 60, 1e-4))
-    except cv2.error:
-        return None
-    return np.asarray(found, dtype=np.float32)
+def _registration(reference: NDArray[np.float32], seen: NDArray[np.float32],
+                  before: NDArray[np.float32]) -> NDArray[np.float32] | None:
+    """Where the first view's pixels are in this frame (the Euclidean motion of the camera since), found afresh
+    each frame so that errors never add up, or ``None`` where the camera is where it was. Candidates: the camera
+    of the frame before and the shift phase correlation finds (an arm over a part of the table hardly moves its
+    peak), each refined with the turn by ECC; the one that fits the frame best wins, and only if it fits clearly
+    better than the camera not moved at all."""
+    identity = np.eye(2, 3, dtype=np.float32)
+    starts = []
+    if np.abs(before - identity).max() > 0:
+        starts.append(before.copy())
+    window = _hanning(seen.shape[:2])
+    (dx, dy), response = cv2.phaseCorrelate(np.ascontiguousarray(reference[..., 0]), np.ascontiguousarray(seen[..., 0]), window)
+    if np.hypot(dx, dy) >= MIN_SHIFT and response >= MIN_RESPONSE:
+        starts.append(np.array([[1, 0, dx], [0, 1, dy]], dtype=np.float32))
+    best, fit = None, REGISTERED_BETTER * _misfit(reference, seen, identity)
+    for start in starts:
+        try:
+            _, found = cv2.findTransformECC(np.ascontiguousarray(reference[..., 0]), np.ascontiguousarray(seen[..., 0]), start,
+                                            cv2.MOTION_EUCLIDEAN, (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 40, 1e-4))
+        except cv2.error:
+            continue
+        candidate = np.asarray(found, dtype=np.float32)
+        misfit = _misfit(reference, seen, candidate)
+        if misfit < fit:
+            best, fit = candidate, misfit
+    return best
+
+
+def _misfit(reference: NDArray[np.float32], seen: NDArray[np.float32], camera: NDArray[np.float32]) -> float:
+    """How far the frame brought back through ``camera`` is from the reference: the median lightness difference,
+    the exposure's drift taken out (an arm over a part of the table does not move it)."""
+    back = _warped_back(seen, camera)
+    m = 8  # the border a shift leaves unknown
+    d = back[m:-m, m:-m, 0] - reference[m:-m, m:-m, 0]
+    return float(np.median(np.abs(d - np.median(d))))
 
 
 _WINDOWS: dict[tuple[int, int], NDArray[np.float32]] = {}
