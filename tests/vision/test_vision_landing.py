@@ -1,7 +1,8 @@
 """Landings: each card that came to rest found as a change against the last clear view, and read once, whole.
 
 The frames are drawn here: a textured table, the generic edition's faces warped onto it, an arm (a skin-coloured
-band from the picture's edge) laying each card, the exposure drifting, a shadow, a nudged camera.
+band from the picture's edge) laying each card, the exposure drifting, a shadow, a nudged camera; then each
+landing placed (side, pile, crosswise) and the hand's census taken from them.
 """
 
 from __future__ import annotations
@@ -11,9 +12,12 @@ import numpy as np
 import pytest
 
 from scoring.cards import Card
+from scoring.hand import SafetyPlay
 from vision.landing.card_size import CardSize
+from vision.landing.hand import LandedHand
 from vision.landing.reading import read_change
-from vision.landing.watch import MotionWatch
+from vision.landing.watch import Change, MotionWatch
+from vision.table.layout import SideZone, TableLayout
 from vision.read.matcher import FaceMatcher
 from vision.read.models import faces_folder
 
@@ -95,8 +99,8 @@ def test_a_nudged_camera_is_registered_and_no_card_is_seen_in_the_shift(matcher:
     laid = lay(table(), face_of(matcher, Card.STOP), card_corners((400, 200), -30))
     shifted = cv2.warpAffine(laid, np.float32([[1, 0, 6], [0, 1, -4]]), (W, H), borderMode=cv2.BORDER_REFLECT)
     looks = film([laid, laid, shifted, shifted, shifted])
-    assert looks[2].nudge is not None
-    assert np.allclose(looks[2].nudge[:, 2], [6, -4], atol=1.5)
+    assert not looks[1].nudged and looks[2].nudged and looks[4].nudged
+    assert np.allclose(looks[4].camera[:, 2], [6, -4], atol=1.5)
     assert [c for look in looks for c in look.changes] == []
 
 
@@ -128,3 +132,57 @@ def test_a_card_laid_on_a_look_alike_is_read_on_the_outline_of_the_card_below(ma
         for change in watch.look(i, frame).changes:
             landed.append(read_change(matcher, frame, change, size, [x.outline for x in landed]))
     assert [x.reading.card for x in landed] == [Card.STOP, Card.ROLL]
+
+
+def placed_hand(matcher: FaceMatcher, frames: list[np.ndarray]) -> LandedHand:
+    """The frames followed by the watch, each change read and placed on a two-sided table: North above, South below."""
+    layout = TableLayout((SideZone("North", np.array([[0, 0], [W, 0], [W, 150], [0, 150]], float), (0.0, -1.0)),
+                          SideZone("South", np.array([[0, 210], [W, 210], [W, H], [0, H]], float), (0.0, 1.0))))
+    hand = LandedHand(layout)
+    size = CardSize()
+    watch = MotionWatch(size)
+    for i, frame in enumerate(frames):
+        hand.land_all([read_change(matcher, frame, change, size, [p.landing.on_table for p in hand.plays])
+                       for change in watch.look(i, frame).changes])
+    return hand
+
+
+def test_each_card_is_placed_by_its_zone_its_kind_and_its_turn(matcher: FaceMatcher):
+    empty = table()
+    distance = lay(empty, face_of(matcher, Card.DISTANCE_100), card_corners((150, 280), 0))
+    stop = lay(distance, face_of(matcher, Card.STOP), card_corners((420, 70), 0))
+    discard = lay(stop, face_of(matcher, Card.FLAT_TIRE), card_corners((320, 180), 30, length=70))
+    ace = lay(discard, face_of(matcher, Card.DRIVING_ACE), card_corners((520, 290), 90))
+    hand = placed_hand(matcher, [empty, empty, distance, distance, stop, stop, discard, discard, ace, ace])
+    assert [(p.card, p.side, p.pile, p.crosswise) for p in hand.plays] == [
+        (Card.DISTANCE_100, "South", "distance", False), (Card.STOP, "North", "battle", False),
+        (Card.FLAT_TIRE, None, "discard", False), (Card.DRIVING_ACE, "South", "safeties", True)]
+    distance_cards, safeties = hand.census()["South"]
+    assert distance_cards[100] == 1 and safeties == {Card.DRIVING_ACE: SafetyPlay.COUP_FOURRE}
+
+
+def test_a_coup_fourre_sends_the_attack_away_and_that_is_no_play(matcher: FaceMatcher):
+    """South rolls, North lays an Accident on South's Roll; South answers with the Driving Ace crosswise and
+    the Accident goes: the Roll shows again, in the same clear view as the safety."""
+    empty = table()
+    pile = card_corners((200, 290), 0)
+    roll = lay(empty, face_of(matcher, Card.ROLL), pile)
+    accident = lay(roll, face_of(matcher, Card.ACCIDENT), pile)
+    answered = lay(roll, face_of(matcher, Card.DRIVING_ACE), card_corners((450, 290), 90))
+    hand = placed_hand(matcher, [empty, empty, roll, roll, accident, accident, answered, answered])
+    assert [p.card for p in hand.plays] == [Card.ROLL, Card.ACCIDENT, Card.DRIVING_ACE]
+    assert [x.reading.card for x in hand.departures] == [Card.ROLL]
+    assert hand.census()["South"][1] == {Card.DRIVING_ACE: SafetyPlay.COUP_FOURRE}
+
+
+def test_a_card_seen_again_where_it_lies_is_no_second_play(matcher: FaceMatcher):
+    empty = table()
+    corners = card_corners((300, 290), 10)
+    laid = lay(empty, face_of(matcher, Card.DISTANCE_50), corners)
+    watch_size = CardSize()
+    hand = LandedHand(TableLayout.default(W, H))
+    change = Change(3, corners + 2.0, np.eye(2, 3))
+    first = read_change(matcher, laid, change, watch_size)
+    again = read_change(matcher, laid, change, watch_size, [first.on_table])
+    assert hand.land(first) is not None and hand.land(again) is None
+    assert hand.again == [again] and len(hand.plays) == 1
