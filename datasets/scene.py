@@ -203,10 +203,12 @@ class SceneRenderer:
         arms: list[tuple[np.ndarray, np.ndarray]] | list[tuple[np.ndarray, np.ndarray, int]] | None = None,
         distractors: list[np.ndarray] | None = None,
         light: dict[str, float] | None = None,
+        objects_seed: int | None = None,
     ) -> Scene:
         """One image of a table state. Fixed parts (camera, arrangement, surface, arms as
         (fingertip px, reach direction px), distractor positions in mm, light) can be given, as
-        a sequence does, optionally with a seed for the arm's looks); what is not given is drawn from ``rng``."""
+        a sequence does, optionally with a seed for the arm's looks, and ``objects_seed`` for the objects' (a
+        glass stays a glass from frame to frame); what is not given is drawn from ``rng``."""
         spec = self.spec
         W, H = spec.width, spec.height
         arr = arrangement if arrangement is not None else arrange(table, rng)
@@ -243,7 +245,8 @@ class SceneRenderer:
                 centres = np.array([c.centre for c in arr.cards]) if arr.cards else np.zeros((0, 2))
                 for _ in range(int(rng.integers(1, 4))):
                     distractors.append(free_spot(rng, inv, centres, (W, H), tries=6, clearance_mm=90))
-        drng = np.random.default_rng(int(rng.integers(2**31)))
+        drawn = int(rng.integers(2**31))  # drawn either way: the frame's later looks stay as they were
+        drng = np.random.default_rng(drawn if objects_seed is None else objects_seed)
         for at in distractors:
             paint_distractor(img, idbuf, drng, hom, np.asarray(at, float))
         if arms is None:

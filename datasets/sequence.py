@@ -2,7 +2,9 @@
 
 Each play is shown as a hand reaching in, the card appearing under it, the hand leaving,
 then a pause; the camera shakes now and then and the light drifts (the plan of the frames is
-:func:`datasets.frame_plan.plan_hand`'s). Written as
+:func:`datasets.frame_plan.plan_hand`'s). The objects on the table stay as they are from frame to frame (until
+2026-12-07 each frame drew them anew: a glass became a phone at the same spot, which no table does and every
+change detector takes for a card laid). Written as
 
     out/frames/000000.jpg …  out/truth/000000.json …  out/video.mp4 (or video.avi)
     out/layout.json  out/hand.json (final record)  out/events.json (frame of each play)
@@ -83,6 +85,7 @@ def generate_sequence(
     truth_dir.mkdir(parents=True, exist_ok=True)
     writer, video_path = open_video(out, spec.width, spec.height, fps) if video else (None, None)
     layout = None
+    objects = int(np.random.default_rng([plan.seed, 37]).integers(2**31))  # the hand's objects, the same every frame
     shots = plan.shots()
     if progress:
         from tqdm import tqdm
@@ -91,7 +94,7 @@ def generate_sequence(
     for shot in shots:
         scene = renderer.render(shot.frame.table, shot.rng, camera=shot.camera, arrangement=shot.arrangement, surface=plan.surface,
                                 arms=_arms(plan, shot), distractors=list(plan.distractors),
-                                light={**shot.light, "gain": shot.light["gain"] / shot.exposure})
+                                light={**shot.light, "gain": shot.light["gain"] / shot.exposure}, objects_seed=objects)
         name = f"{shot.index:06d}"
         cv2.imwrite(str(frames_dir / f"{name}.jpg"), scene.image[..., ::-1], [cv2.IMWRITE_JPEG_QUALITY, 90])
         truth = truth_json(scene, image=f"frames/{name}.jpg")

@@ -17,9 +17,9 @@ from vision.landing.card_size import CardSize
 from vision.landing.hand import LandedHand
 from vision.landing.reading import read_change
 from vision.landing.watch import Change, MotionWatch
-from vision.table.layout import SideZone, TableLayout
 from vision.read.matcher import FaceMatcher
 from vision.read.models import faces_folder
+from vision.table.layout import SideZone, TableLayout
 
 W, H = 640, 360
 LENGTH = 90.0
