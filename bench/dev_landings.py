@@ -14,7 +14,7 @@ that match no play made), backs (the draw pile's top going: no play), changes ha
 again: no play), plays read right and placed right (side or
 the middle, pile, crosswise; vision/landing/hand.py), departures (a pile's top card going), hands exact (every
 side's distance cards and safeties, coups fourrés included, as hand.json records them, from the landings
-alone: no census, no flags yet), the outline's corner error (median, share of the card's length), and the
+alone: no census), flagged (a play breaking a rule of play by its side's piles) and wrong in silence, the outline's corner error (median, share of the card's length), and the
 watch's and the reading's time per frame.
 """
 
@@ -81,6 +81,10 @@ class Tally:
     departures: int = 0
     hands: int = 0
     exact: int = 0
+    flagged: int = 0
+    """Hands with a play that breaks a rule of play (kept, flagged)."""
+    silent: int = 0
+    """Hands not exact and not flagged: wrong in silence."""
     """Hands whose every side's distance cards and safeties (with coups fourrés) come out as the hand's record."""
     corner_errors: list[float] = field(default_factory=list)
     watch_s: float = 0.0
@@ -90,7 +94,7 @@ class Tally:
     def add(self, other: Tally) -> None:
         for name in ("plays", "shown", "found", "right", "wrong", "unread", "phantoms", "backs", "shown_long", "right_long",
                      "changes", "again", "placed",
-                     "departures", "hands",
+                     "departures", "hands", "flagged", "silent",
                      "exact", "watch_s", "read_s", "frames"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.corner_errors += other.corner_errors
@@ -100,7 +104,8 @@ class Tally:
         return (f"{name:<28} plays {self.plays:4d}  shown {self.shown:4d}  found {self.found:4d}  right {self.right:4d}  "
                 f"wrong {self.wrong:3d}  unread {self.unread:3d}  phantoms {self.phantoms:3d}  backs {self.backs:3d}  "
                 f"right of cards >= {LONG_CARD} px {self.right_long}/{self.shown_long}  changes {self.changes:4d} (again {self.again:3d})  "
-                f"placed {self.placed:4d}  departures {self.departures:2d}  exact {self.exact}/{self.hands}  "
+                f"placed {self.placed:4d}  departures {self.departures:2d}  exact {self.exact}/{self.hands} "
+                f"(flagged {self.flagged}, wrong in silence {self.silent})  "
                 f"corner err {err}  watch {1000 * self.watch_s / max(self.frames, 1):.1f} ms/frame  "
                 f"read {1000 * self.read_s / max(self.changes, 1):.0f} ms/change")
 
@@ -138,6 +143,13 @@ def truth_plays(folder: Path) -> list[Play]:
     return plays
 
 
+def layout_of(folder: Path) -> TableLayout:
+    """A hand's layout (``layout.json``; a hand still rendering: its first frame's truth has it)."""
+    if (folder / "layout.json").is_file():
+        return TableLayout.from_file(folder / "layout.json")
+    return TableLayout.from_json(json.loads((folder / "truth" / "000000.json").read_text())["layout"])
+
+
 def census_of(record: dict) -> dict[str, tuple[dict[int, int], dict[Card, SafetyPlay]]]:
     """A hand record's (``hand.json``) sides as :meth:`LandedHand.census` says them."""
     return {s["side"]: ({int(km): n for km, n in s["distance"].items()},
@@ -158,7 +170,7 @@ def corner_error(found: np.ndarray, truth: np.ndarray) -> float:
     return float(np.mean([np.min(np.linalg.norm(found - c, axis=1)) for c in truth]) / card_length(truth))
 
 
-def measure(folder: Path, recognisers: dict, misses: Path | None, video: bool = False) -> Tally:
+def measure(folder: Path, recognisers: dict, misses: Path | None, video: bool = False, verbose: bool = False) -> Tally:
     edition = edition_of(folder)
     if edition not in recognisers:
         recognisers[edition] = load_video_recogniser(edition) if video else load_recogniser(edition, faces=True, outline_first=True)
@@ -191,12 +203,14 @@ def measure(folder: Path, recognisers: dict, misses: Path | None, video: bool = 
             images[len(landings) - 1] = image
         views.append(view)
         tally.read_s += time.perf_counter() - t
-    hand = LandedHand(TableLayout.from_file(folder / "layout.json"))
+    hand = LandedHand(layout_of(folder))
     placed = {id(landing): play for view in views for landing, play in zip(view, hand.land_all(view), strict=True)}
     tally.departures = len(hand.departures)
     if (folder / "hand.json").is_file():
         tally.hands = 1
         tally.exact = int(census_of(json.loads((folder / "hand.json").read_text())) == hand.census())
+        tally.flagged = int(bool(hand.breaches))
+        tally.silent = int(not tally.exact and not hand.breaches)
     tally.changes = len(landings)
     tally.again = len(hand.again)
     not_plays = {id(x) for x in hand.again + hand.departures}
@@ -227,7 +241,11 @@ def measure(folder: Path, recognisers: dict, misses: Path | None, video: bool = 
             tally.right += 1
             tally.right_long += card_length(play.corners) >= LONG_CARD
             where = placed[id(landing)]
-            tally.placed += where is not None and (where.side, where.pile, where.crosswise) == (play.side, play.pile, play.sideways)
+            if where is not None and (where.side, where.pile, where.crosswise) == (play.side, play.pile, play.sideways):
+                tally.placed += 1
+            elif verbose:
+                got = None if where is None else (where.side, where.pile, where.crosswise)
+                print(f"  frame {landing.frame} {play.card}: placed {got}, played {(play.side, play.pile, play.sideways)}")
         else:
             tally.wrong += 1
             _save(misses, folder, k, images[k], landing, f"wrong-{play.card}-as-{card.value}")
@@ -259,12 +277,13 @@ def main() -> None:
     parser.add_argument("--video-recogniser", action="store_true",
                         help="read with what `borne replay` reads a video's cards with (the generic's fitted recogniser "
                         "first), not the edition's faces alone")
+    parser.add_argument("--verbose", action="store_true", help="say each card read right and placed wrong")
     parser.add_argument("--save-misses", type=Path, default=None, help="write a crop of each miss and misreading here")
     args = parser.parse_args()
     total = Tally()
     recognisers: dict = {}
     for folder in args.hands:
-        tally = measure(folder, recognisers, args.save_misses, args.video_recogniser)
+        tally = measure(folder, recognisers, args.save_misses, args.video_recogniser, args.verbose)
         print(tally.line(f"{folder.parent.name}/{folder.name}"), flush=True)
         total.add(tally)
     print(total.line("all"))

@@ -20,6 +20,7 @@ from vision.landing.watch import Change, MotionWatch
 from vision.read.matcher import FaceMatcher
 from vision.read.models import faces_folder
 from vision.table.layout import SideZone, TableLayout
+from vision.track.rule_checks import Breach
 
 W, H = 640, 360
 LENGTH = 90.0
@@ -186,3 +187,13 @@ def test_a_card_seen_again_where_it_lies_is_no_second_play(matcher: FaceMatcher)
     again = read_change(matcher, laid, change, watch_size, [first.on_table])
     assert hand.land(first) is not None and hand.land(again) is None
     assert hand.again == [again] and len(hand.plays) == 1
+
+
+def test_a_distance_card_laid_on_a_stop_stays_counted_and_breaks_a_rule(matcher: FaceMatcher):
+    empty = table()
+    stop = lay(empty, face_of(matcher, Card.STOP), card_corners((200, 290), 0))
+    driven = lay(stop, face_of(matcher, Card.DISTANCE_75), card_corners((420, 290), 0))
+    hand = placed_hand(matcher, [empty, empty, stop, stop, driven, driven])
+    assert [p.card for p in hand.plays] == [Card.STOP, Card.DISTANCE_75]
+    assert [(b.breach, b.play.card) for b in hand.breaches] == [(Breach.STOPPED, Card.DISTANCE_75)]
+    assert hand.census()["South"][0][75] == 1

@@ -3,8 +3,8 @@ the piles are followed as stacks, so that a card going (the attack a coup fourr�
 from a card coming.
 
 Everything is placed in the first view's pixels (:attr:`~vision.landing.reading.Landing.on_table`), where the
-zones were drawn, however the camera was nudged since. A card's side is the zone it lies in (:meth:`~vision.table.layout.TableLayout.side_at`); a card in no side's zone
-lies in the middle, on the discard pile. Its pile follows from the card: distance cards make the columns,
+zones were drawn, however the camera was nudged since. A card's side is the zone it lies in
+(:meth:`~vision.table.layout.TableLayout.side_at`); a card in no side's zone lies in the middle, on the discard pile. Its pile follows from the card: distance cards make the columns,
 Speed Limit and End of Limit the speed pile, the other hazards and remedies the battle pile, safeties the safety
 row. A safety laid across its side's "up" is a coup fourré (:func:`~vision.table.sideways.is_sideways`).
 
@@ -13,6 +13,9 @@ safety laid crosswise, a change on that side's pile reads as the card that lay u
 went — no play. Where a change reads as the top card itself, on nearly its outline, that card was seen again:
 no play either. The changes of one clear view are taken safeties first (:meth:`LandedHand.land_all`), since the
 safety and the attack's going come in the same view, in either order.
+
+Each play is held to the rules of play by its side's piles as the landings showed them
+(:func:`vision.track.rule_checks.check_play_on_piles`): one that breaks a rule stays counted, with its breach.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from vision.geometry import iou
 from vision.landing.reading import Landing
 from vision.table.layout import TableLayout
 from vision.table.sideways import is_sideways
+from vision.track.rule_checks import PileCard, PlayRules, RuleBreach, SidePiles, TablePlay, check_play_on_piles
 
 DISCARD = "discard"
 SAME_SPOT = 0.5
@@ -86,7 +90,13 @@ class LandedHand:
     """Changes that were a card going (the card under it read again)."""
     again: list[Landing] = field(default_factory=list)
     """Changes that were a card already counted, seen again."""
+    rules: PlayRules = field(default_factory=PlayRules)
+    breaches: list[RuleBreach] = field(default_factory=list)
+    """The plays that break a rule of play by their side's piles, as they came (each kept, and flagged)."""
     _stacks: list[list[Play]] = field(default_factory=list)
+    _piles: list[tuple[str, str, PileCard]] = field(default_factory=list)
+    """(side, pile, card) for each card that came on top of a side's battle, speed or safety pile, a card shown
+    again as the attack over it went included."""
 
     def land(self, landing: Landing) -> Play | None:
         """Take in a landing: the play it is, or ``None`` (no card read, or the card on top of a pile went)."""
@@ -99,7 +109,9 @@ class LandedHand:
             self.again.append(landing)
             return None
         if stack is not None and len(stack) >= 2 and stack[-2].card is play.card and self._answered(stack[-1]):
-            stack.pop()
+            gone = stack.pop()
+            assert gone.side is not None
+            self._piles.append((gone.side, gone.pile, PileCard(landing.frame, play.card)))
             self.departures.append(landing)
             return None
         if stack is None:
@@ -107,7 +119,26 @@ class LandedHand:
         else:
             stack.append(play)
         self.plays.append(play)
+        if play.side is not None:
+            breach = self._breach(play)
+            if breach is not None:
+                self.breaches.append(breach)
+            if play.pile != "distance":
+                self._piles.append((play.side, play.pile, PileCard(landing.frame, play.card)))
         return play
+
+    def _breach(self, play: Play) -> RuleBreach | None:
+        """The rule of play ``play`` breaks by its side's piles as the landings showed them (vision/track/rule_checks)."""
+        assert play.side is not None
+
+        def pile(name: str) -> tuple[PileCard, ...]:
+            return tuple(card for side, kind, card in self._piles if side == play.side and kind == name)
+
+        piles = SidePiles(pile("battle"), pile("speed"), pile("safeties"))
+        counted = [TablePlay(p.side, p.card, p.crosswise, p.landing.frame) for p in self.plays
+                   if p.side is not None and (p.card.is_distance or p.card.is_safety)]
+        return check_play_on_piles(TablePlay(play.side, play.card, play.crosswise, play.landing.frame), piles,
+                                   self.rules, counted)
 
     def land_all(self, landings: list[Landing]) -> list[Play | None]:
         """Take in the landings of one clear view, safeties first; what each one is, in the order given."""

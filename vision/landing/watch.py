@@ -292,8 +292,8 @@ def _registration(reference: NDArray[np.float32], seen: NDArray[np.float32],
     """Where the first view's pixels are in this frame (the Euclidean motion of the camera since), found afresh
     each frame so that errors never add up, or ``None`` where the camera is where it was. Candidates: the camera
     of the frame before and the shift phase correlation finds (an arm over a part of the table hardly moves its
-    peak), each refined with the turn by ECC; the one that fits the frame best wins, and only if it fits clearly
-    better than the camera not moved at all."""
+    peak), each refined with the turn by ECC. The camera of the frame before stays unless a refined one fits the
+    frame clearly better, and any moved camera must fit clearly better than the camera not moved at all."""
     identity = np.eye(2, 3, dtype=np.float32)
     starts = []
     if np.abs(before - identity).max() > 0:
@@ -303,6 +303,10 @@ def _registration(reference: NDArray[np.float32], seen: NDArray[np.float32],
     if np.hypot(dx, dy) >= MIN_SHIFT and response >= MIN_RESPONSE:
         starts.append(np.array([[1, 0, dx], [0, 1, dy]], dtype=np.float32))
     best, fit = None, REGISTERED_BETTER * _misfit(reference, seen, identity)
+    if starts and starts[0] is not None and np.abs(before - identity).max() > 0:
+        kept = _misfit(reference, seen, before)  # the camera stays where it was unless clearly elsewhere now:
+        if kept < fit:  # refined every frame, the cards laid since would drag it about
+            best, fit = before, kept * REGISTERED_BETTER
     for start in starts:
         try:
             _, found = cv2.findTransformECC(np.ascontiguousarray(reference[..., 0]), np.ascontiguousarray(seen[..., 0]), start,
