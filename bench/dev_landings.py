@@ -10,7 +10,7 @@ frame it lands on places it (side, pile, corners); a play whose card the table d
 drawn only by its top cards, a card covered in the same frame) is counted apart. A landing found is matched to
 the play of the nearest unmatched card within half a card's length, laid at most FOLLOW frames before it.
 Prints, per hand and in all: plays, found, read right, read wrong, unread, phantoms (plays the hand counted
-that match no play made), backs (the draw pile's top going: no play), changes handed on (and of them, cards seen
+that match no play made; "scoring": a distance card or a safety on a side, the ones a score counts), backs (the draw pile's top going: no play), changes handed on (and of them, cards seen
 again: no play), plays read right and placed right (side or
 the middle, pile, crosswise; vision/landing/hand.py), departures (a pile's top card going), hands exact (every
 side's distance cards and safeties, coups fourrés included, as hand.json records them, from the landings
@@ -69,6 +69,8 @@ class Tally:
     wrong: int = 0
     unread: int = 0
     phantoms: int = 0
+    scoring_phantoms: int = 0
+    """Phantoms that count: a distance card or a safety on a side."""
     backs: int = 0
     shown_long: int = 0
     """Plays shown whose card is at least :data:`LONG_CARD` pixels long (as the truth of its frame has it)."""
@@ -92,7 +94,7 @@ class Tally:
     frames: int = 0
 
     def add(self, other: Tally) -> None:
-        for name in ("plays", "shown", "found", "right", "wrong", "unread", "phantoms", "backs", "shown_long", "right_long",
+        for name in ("plays", "shown", "found", "right", "wrong", "unread", "phantoms", "scoring_phantoms", "backs", "shown_long", "right_long",
                      "changes", "again", "placed",
                      "departures", "hands", "flagged", "silent",
                      "exact", "watch_s", "read_s", "frames"):
@@ -102,7 +104,7 @@ class Tally:
     def line(self, name: str) -> str:
         err = f"{np.median(self.corner_errors):.3f}" if self.corner_errors else "-"
         return (f"{name:<28} plays {self.plays:4d}  shown {self.shown:4d}  found {self.found:4d}  right {self.right:4d}  "
-                f"wrong {self.wrong:3d}  unread {self.unread:3d}  phantoms {self.phantoms:3d}  backs {self.backs:3d}  "
+                f"wrong {self.wrong:3d}  unread {self.unread:3d}  phantoms {self.phantoms:3d} ({self.scoring_phantoms} scoring)  backs {self.backs:3d}  "
                 f"right of cards >= {LONG_CARD} px {self.right_long}/{self.shown_long}  changes {self.changes:4d} (again {self.again:3d})  "
                 f"placed {self.placed:4d}  departures {self.departures:2d}  exact {self.exact}/{self.hands} "
                 f"(flagged {self.flagged}, wrong in silence {self.silent})  "
@@ -224,8 +226,10 @@ def measure(folder: Path, recognisers: dict, misses: Path | None, video: bool = 
                 if p.found is None and p.corners is not None and p.frame <= landing.frame <= p.frame + FOLLOW]
         near = [(d, p) for d, p in near if p.corners is not None and d < 0.5 * np.linalg.norm(p.corners[0] - p.corners[2])]
         if not near:
-            if placed[id(landing)] is not None:
+            counted = placed[id(landing)]
+            if counted is not None:
                 tally.phantoms += 1
+                tally.scoring_phantoms += counted.side is not None and (counted.card.is_distance or counted.card.is_safety)
                 _save(misses, folder, k, images[k], landing, "phantom")
             continue
         play = min(near, key=lambda dp: dp[0])[1]
