@@ -11,6 +11,7 @@ seatings (:data:`SEATINGS`), with a clear gap between any two sides' areas.
 from __future__ import annotations
 
 import math
+import zlib
 from dataclasses import dataclass
 
 import numpy as np
@@ -242,3 +243,9 @@ def _seats(table: TableState, rng: np.random.Generator, area_w: float, area_d: f
     half += float(rng.uniform(0, 40))
     pin = seating == "pinwheel"
     return [(u, shift + (area_w / 2 - half - area_d + 8 if pin else 0.0), half) for u, shift in zip(ups, shifts)]
+
+
+def place_key(card: PlacedCard) -> int:
+    """A number for a card's place on the table, the same on every frame it lies there (it seeds its looks)."""
+    x, y = card.centre
+    return zlib.crc32(f"{card.side}|{card.pile}|{x:.3f}|{y:.3f}|{card.angle:.5f}".encode())

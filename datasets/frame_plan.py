@@ -15,7 +15,6 @@ the same 2-D files; the photo-real renderer draws its own look and ignores it.
 
 from __future__ import annotations
 
-import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
@@ -185,12 +184,6 @@ class HandPlan:
     def shown(self) -> TableState:
         """The table at the last frame (``hand.json`` is its record)."""
         return self.frames[-1].table if self.frames else self.hand.initial
-
-
-def place_key(card: PlacedCard) -> int:
-    """A number for a card's place on the table, the same on every frame it lies there (it seeds its looks)."""
-    x, y = card.centre
-    return zlib.crc32(f"{card.side}|{card.pile}|{x:.3f}|{y:.3f}|{card.angle:.5f}".encode())
 
 
 def _longest(table: TableState) -> int:

@@ -15,7 +15,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from datasets.arrangement import Arrangement, PlacedCard, arrange
+from datasets.arrangement import Arrangement, PlacedCard, arrange, place_key
 from datasets.camera import Camera, project, sample_camera
 from datasets.edition import Edition, load_edition
 from datasets.errors import SceneSpecError
@@ -207,8 +207,9 @@ class SceneRenderer:
     ) -> Scene:
         """One image of a table state. Fixed parts (camera, arrangement, surface, arms as
         (fingertip px, reach direction px), distractor positions in mm, light) can be given, as
-        a sequence does, optionally with a seed for the arm's looks, and ``objects_seed`` for the objects' (a
-        glass stays a glass from frame to frame); what is not given is drawn from ``rng``."""
+        a sequence does, optionally with a seed for the arm's looks, and ``objects_seed`` for the looks of what
+        lies on the table, the same every frame of a filmed hand (a glass stays a glass, a card keeps its paper's
+        shade); what is not given is drawn from ``rng``."""
         spec = self.spec
         W, H = spec.width, spec.height
         arr = arrangement if arrangement is not None else arrange(table, rng)
@@ -229,6 +230,8 @@ class SceneRenderer:
             fh0, fw0 = levels[0].shape[:2]
             h_face0 = hom @ placed.face_to_table(fw0, fh0)
             tint = float(rng.uniform(0.88, 1.04))
+            if objects_seed is not None:  # a filmed hand: each card keeps its paper's shade from frame to frame
+                tint = float(np.random.default_rng([objects_seed, place_key(placed)]).uniform(0.88, 1.04))
             shadow = 0.35 if placed.pile in ("distance", "battle", "speed", "discard", "draw") else 0.25
             n, clipped, corners = _warp_card(img, idbuf, levels, h_face0, i, tint, shadow)
             if clipped:

@@ -10,7 +10,7 @@ The frames follow the 2-D plan of the seed (:func:`datasets.frame_plan.plan_hand
 states, the same camera, knocks and reaches, so the events and the final record are the 2-D ones.
 What stays put over a hand is drawn once (a :class:`~datasets.photoreal.stage.PhotoSet`: deck, table
 top, objects, world light and lamps, Cycles' seed), and each card keeps its bend and gloss from the
-frame it lands on (drawn from its place, :func:`~datasets.frame_plan.place_key`) until a card covers it
+frame it lands on (drawn from its place, :func:`~datasets.arrangement.place_key`) until a card covers it
 and presses it flat; only the cards and the arms change from frame to frame. The phone, like a phone
 filming, meters the bare table of the first frame and holds that exposure; each frame has its own grain.
 
@@ -32,8 +32,9 @@ from typing import Any
 import cv2
 import numpy as np
 
+from datasets.arrangement import place_key
 from datasets.errors import SceneSpecError
-from datasets.frame_plan import FPS, HandPlan, Shot, place_key, plan_hand
+from datasets.frame_plan import FPS, HandPlan, Shot, plan_hand
 from datasets.labels import layout_of, truth_json
 from datasets.photoreal.finish import meter, photo_from_passes, read_pass
 from datasets.photoreal.photos import BLENDER, batches, blender_available, id_buffer, labelled_scene, render_stages

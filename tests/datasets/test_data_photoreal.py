@@ -11,10 +11,10 @@ import cv2
 import numpy as np
 import pytest
 
-from datasets.arrangement import PlacedCard
+from datasets.arrangement import PlacedCard, place_key
 from datasets.camera import Camera, project
 from datasets.errors import SceneSpecError
-from datasets.frame_plan import place_key, plan_hand
+from datasets.frame_plan import plan_hand
 from datasets.generate import moment
 from datasets.occluders import OCCLUDER
 from datasets.photoreal.decks import MIXED, deck_files
