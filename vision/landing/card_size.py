@@ -67,13 +67,16 @@ class CardSize:
         return (long_side <= longest * 1.6 and short_side <= longest * 1.2
                 and SMALLEST_PART * shortest * shortest * CARD_ASPECT <= area <= LARGEST_PART * card_area)
 
-    def card_box(self, rect_corners: NDArray[np.floating]) -> NDArray[np.float64]:
+    def card_box(self, rect_corners: NDArray[np.floating], along: NDArray[np.floating] | None = None) -> NDArray[np.float64]:
         """A card-proportioned box on a changed region's rectangle: the same centre and turn, a card long (as
-        learnt; before any card was read, as long as the rectangle allows)."""
+        learnt; before any card was read, as long as the rectangle allows), its length along the rectangle's
+        long side or along ``along`` (one of the rectangle's sides)."""
         q = np.asarray(rect_corners, dtype=np.float64).reshape(4, 2)
         centre = q.mean(axis=0)
         a, b = q[1] - q[0], q[3] - q[0]
         long_axis, short_axis = (a, b) if np.linalg.norm(a) >= np.linalg.norm(b) else (b, a)
+        if along is not None:
+            long_axis, short_axis = (a, b) if abs(float(np.dot(a, along))) >= abs(float(np.dot(b, along))) else (b, a)
         length = self.length or max(float(np.linalg.norm(long_axis)), float(np.linalg.norm(short_axis)) / CARD_ASPECT)
         width = length * CARD_ASPECT
         u = long_axis / (np.linalg.norm(long_axis) + 1e-9)

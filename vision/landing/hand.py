@@ -105,7 +105,8 @@ class LandedHand:
             return None
         here = landing.on_table
         stack = next((s for s in self._stacks if iou(s[-1].landing.on_table, here) >= SAME_SPOT), None)
-        if stack is not None and stack[-1].card is play.card and iou(stack[-1].landing.on_table, here) >= SAME_CARD:
+        seen = stack is not None and stack[-1].card is play.card and iou(stack[-1].landing.on_table, here) >= SAME_CARD
+        if seen or (play.card.is_safety and any(p.card is play.card for p in self.plays)):  # one of each safety
             self.again.append(landing)
             return None
         if stack is not None and len(stack) >= 2 and stack[-2].card is play.card and self._answered(stack[-1]):

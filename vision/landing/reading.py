@@ -26,6 +26,8 @@ from vision.landing.watch import Change, on_table
 from vision.read.outline import refine_outline
 from vision.read.recogniser import Reading, Recogniser
 
+SQUARE = 1.25
+"""A changed rectangle whose long side is less than this many times its short one is read both ways."""
 SURE = 0.5
 """A reading at least this confident teaches the card's length (:meth:`CardSize.learn`)."""
 
@@ -76,11 +78,22 @@ def read_change(recogniser: Recogniser, image: NDArray[np.uint8], change: Change
 
 
 def _boxes(rect: NDArray[np.float64], card_size: CardSize) -> list[NDArray[np.float64]]:
-    """The card-proportioned boxes a card in this changed rectangle may lie on."""
-    centred = card_size.card_box(rect)
+    """The card-proportioned boxes a card in this changed rectangle may lie on: along its long side, and across
+    it too where the rectangle is nearly square (a card changing the picture only in part: which way it lies is
+    for the reading to say)."""
     q = np.asarray(rect, dtype=np.float64)
     a, b = q[1] - q[0], q[3] - q[0]
-    long_axis = a if np.linalg.norm(a) >= np.linalg.norm(b) else b
+    out = _along(q, card_size)
+    if max(np.linalg.norm(a), np.linalg.norm(b)) < SQUARE * min(np.linalg.norm(a), np.linalg.norm(b)):
+        out += _along(np.roll(q, 1, axis=0), card_size, across=True)
+    return out
+
+
+def _along(q: NDArray[np.float64], card_size: CardSize, across: bool = False) -> list[NDArray[np.float64]]:
+    """Card boxes on the rectangle ``q`` along its long side (``across``: along its short one)."""
+    a, b = q[1] - q[0], q[3] - q[0]
+    long_axis = a if (np.linalg.norm(a) >= np.linalg.norm(b)) != across else b
+    centred = card_size.card_box(q, long_axis)
     slack = _length(centred) - float(np.linalg.norm(long_axis))
     if abs(slack) < 0.1 * _length(centred):
         return [centred]
