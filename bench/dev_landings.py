@@ -14,7 +14,8 @@ that match no play made; "scoring": a distance card or a safety on a side, the o
 again: no play), plays read right and placed right (side or
 the middle, pile, crosswise; vision/landing/hand.py), departures (a pile's top card going), hands exact (every
 side's distance cards and safeties, coups fourrés included, as hand.json records them, from the landings
-alone: no census), flagged (a play breaking a rule of play by its side's piles) and wrong in silence, the outline's corner error (median, share of the card's length), and the
+alone: no census), flagged (a play breaking a rule of play by its side's piles, or a count a hand can hold)
+and wrong in silence, the outline's corner error (median, share of the card's length), and the
 watch's and the reading's time per frame.
 """
 
@@ -84,7 +85,7 @@ class Tally:
     hands: int = 0
     exact: int = 0
     flagged: int = 0
-    """Hands with a play that breaks a rule of play (kept, flagged)."""
+    """Hands with a play that breaks a rule of play or a count a hand can hold (kept, flagged)."""
     silent: int = 0
     """Hands not exact and not flagged: wrong in silence."""
     """Hands whose every side's distance cards and safeties (with coups fourrés) come out as the hand's record."""
@@ -205,14 +206,15 @@ def measure(folder: Path, recognisers: dict, misses: Path | None, video: bool = 
             images[len(landings) - 1] = image
         views.append(view)
         tally.read_s += time.perf_counter() - t
-    hand = LandedHand(layout_of(folder))
+    record = json.loads((folder / "hand.json").read_text()) if (folder / "hand.json").is_file() else {}
+    hand = LandedHand(layout_of(folder), goal=int(record.get("goal", 700)))
     placed = {id(landing): play for view in views for landing, play in zip(view, hand.land_all(view), strict=True)}
     tally.departures = len(hand.departures)
     if (folder / "hand.json").is_file():
         tally.hands = 1
         tally.exact = int(census_of(json.loads((folder / "hand.json").read_text())) == hand.census())
-        tally.flagged = int(bool(hand.breaches))
-        tally.silent = int(not tally.exact and not hand.breaches)
+        tally.flagged = int(hand.flagged)
+        tally.silent = int(not tally.exact and not hand.flagged)
     tally.changes = len(landings)
     tally.again = len(hand.again)
     not_plays = {id(x) for x in hand.again + hand.departures}

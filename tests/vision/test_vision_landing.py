@@ -21,6 +21,7 @@ from vision.read.matcher import FaceMatcher
 from vision.read.models import faces_folder
 from vision.table.layout import SideZone, TableLayout
 from vision.track.rule_checks import Breach
+from vision.track.state import FlagReason
 
 W, H = 640, 360
 LENGTH = 90.0
@@ -197,3 +198,22 @@ def test_a_distance_card_laid_on_a_stop_stays_counted_and_breaks_a_rule(matcher:
     assert [p.card for p in hand.plays] == [Card.STOP, Card.DISTANCE_75]
     assert [(b.breach, b.play.card) for b in hand.breaches] == [(Breach.STOPPED, Card.DISTANCE_75)]
     assert hand.census()["South"][0][75] == 1
+
+
+def test_a_third_200_stays_counted_and_is_flagged(matcher: FaceMatcher):
+    frames = [table()]
+    frames.append(frames[-1])
+    for x in (120, 300, 480):
+        frames.append(lay(frames[-1], face_of(matcher, Card.DISTANCE_200), card_corners((x, 290), 0)))
+        frames.append(frames[-1])
+    hand = placed_hand(matcher, frames)
+    assert hand.census()["South"][0][200] == 3
+    assert [(reason, play.card) for reason, play in hand.miscounts] == [(FlagReason.THIRD_200, Card.DISTANCE_200)]
+    assert hand.flagged
+
+
+def test_a_card_that_cannot_be_read_on_a_side_flags_the_hand(matcher: FaceMatcher):
+    empty = table()
+    blank = lay(empty, np.full((186, 120, 3), 235, np.uint8), card_corners((300, 290), 15))
+    hand = placed_hand(matcher, [empty, empty, blank, blank, blank])
+    assert hand.plays == [] and len(hand.unread) == 1 and hand.flagged

@@ -15,20 +15,22 @@ no play either. The changes of one clear view are taken safeties first (:meth:`L
 safety and the attack's going come in the same view, in either order.
 
 Each play is held to the rules of play by its side's piles as the landings showed them
-(:func:`vision.track.rule_checks.check_play_on_piles`): one that breaks a rule stays counted, with its breach.
+(:func:`vision.track.rule_checks.check_play_on_piles`) and to the counts a hand can hold (two 200s a side, never
+past the goal, the deck's counts): one that breaks either stays counted, with its breach.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from scoring.cards import SAFETY_AGAINST, Card
+from scoring.cards import MAX_200S_PER_HAND, SAFETY_AGAINST, Card, deck
 from scoring.hand import SafetyPlay
 from vision.geometry import iou
 from vision.landing.reading import Landing
 from vision.table.layout import TableLayout
 from vision.table.sideways import is_sideways
 from vision.track.rule_checks import PileCard, PlayRules, RuleBreach, SidePiles, TablePlay, check_play_on_piles
+from vision.track.state import FlagReason
 
 DISCARD = "discard"
 SAME_SPOT = 0.5
@@ -90,9 +92,17 @@ class LandedHand:
     """Changes that were a card going (the card under it read again)."""
     again: list[Landing] = field(default_factory=list)
     """Changes that were a card already counted, seen again."""
+    goal: int = 700
+    """The hand's goal (km): no side may pass it."""
     rules: PlayRules = field(default_factory=PlayRules)
     breaches: list[RuleBreach] = field(default_factory=list)
     """The plays that break a rule of play by their side's piles, as they came (each kept, and flagged)."""
+    unread: list[Landing] = field(default_factory=list)
+    """Changes on a side's part of the table that named no card: a card Borne could not read (its count may
+    lack it), or something that is no card — flagged either way."""
+    miscounts: list[tuple[FlagReason, Play]] = field(default_factory=list)
+    """The plays a hand cannot hold (a third 200, a side past the goal, more of a card than the deck has): each
+    kept, and flagged — one of the hand's cards was misread or counted twice."""
     _stacks: list[list[Play]] = field(default_factory=list)
     _piles: list[tuple[str, str, PileCard]] = field(default_factory=list)
     """(side, pile, card) for each card that came on top of a side's battle, speed or safety pile, a card shown
@@ -102,6 +112,8 @@ class LandedHand:
         """Take in a landing: the play it is, or ``None`` (no card read, or the card on top of a pile went)."""
         play = place(landing, self.layout)
         if play is None:
+            if not landing.reading.back and self.layout.side_at(landing.on_table.mean(axis=0)) is not None:
+                self.unread.append(landing)
             return None
         here = landing.on_table
         stack = next((s for s in self._stacks if iou(s[-1].landing.on_table, here) >= SAME_SPOT), None)
@@ -120,6 +132,9 @@ class LandedHand:
         else:
             stack.append(play)
         self.plays.append(play)
+        miscount = self._miscount(play)
+        if miscount is not None:
+            self.miscounts.append((miscount, play))
         if play.side is not None:
             breach = self._breach(play)
             if breach is not None:
@@ -127,6 +142,26 @@ class LandedHand:
             if play.pile != "distance":
                 self._piles.append((play.side, play.pile, PileCard(landing.frame, play.card)))
         return play
+
+    def _miscount(self, play: Play) -> FlagReason | None:
+        """The count a play takes past what a hand can hold, where it does (RULES.md: two 200s a side, never past
+        the goal; the deck's counts for the number of sides)."""
+        same = sum(p.card is play.card for p in self.plays)
+        if same > deck(len(self.layout.sides)).get(play.card, 0):
+            return FlagReason.DECK_COUNT
+        if play.side is None or not play.card.is_distance:
+            return None
+        mine = [p.card for p in self.plays if p.side == play.side and p.card.is_distance]
+        if play.card is Card.DISTANCE_200 and mine.count(Card.DISTANCE_200) > MAX_200S_PER_HAND:
+            return FlagReason.THIRD_200
+        if sum(c.km for c in mine) > self.goal:
+            return FlagReason.PAST_GOAL
+        return None
+
+    @property
+    def flagged(self) -> bool:
+        """Whether a play breaks a rule of play or a count the hand can hold, or a change on a side went unread."""
+        return bool(self.breaches or self.miscounts or self.unread)
 
     def _breach(self, play: Play) -> RuleBreach | None:
         """The rule of play ``play`` breaks by its side's piles as the landings showed them (vision/track/rule_checks)."""
