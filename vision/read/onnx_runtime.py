@@ -4,7 +4,7 @@ ONNX Runtime's workers spin for a while after each run, waiting for the next; on
 machine they take the cores from what follows a detection (reading the faces, the census, the tracker,
 the next frame's decoding). Told not to spin, the live pipeline replayed three held-out 2-D hands at
 9.57 and 9.18 frames/s against 7.91 and 7.95 spinning (runs taken in turn on one machine: ``bench/bench_replay.py
---hands 3 --seed 70030 --keep build/hands-2d-70030`` with and without ``--onnx-spinning``; docs/measured-history.md,
+--hands 3 --seed 70030 --keep build/hands-2d-70030`` with and without ``--onnx-spinning``; docs/measured-history-hands.md,
 "ONNX Runtime's workers resting")."""
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ memory_pattern = False
 """ONNX Runtime's memory pattern (one block planned for all of a run's tensors and kept between runs) is left off:
 tensors come from its arena as they are needed. Peak memory, each setting in a process of its own: the detector
 alone 234 → 200 MB (49.8 → 49.5 ms a run), the live pipeline replaying a 2-D hand 300 → 265 MB (19.6 → 18.7
-frames/s, one run each) (``bench/dev_onnx_memory.py``; docs/measured-history.md, "Replay's memory")."""
+frames/s, one run each) (``bench/dev_onnx_memory.py``; docs/measured-history-hands.md, "Replay's memory")."""
 
 
 def cpu_session(path: Path, *, threads: int = 0, what: str = "an ONNX model") -> ort.InferenceSession:

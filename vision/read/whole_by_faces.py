@@ -9,7 +9,7 @@ rather than misread. `bench/dev_whole_by_faces.py` on a development photo-real h
 frames a second, every third frame, the video's boxes over a true card): whole cards (≥ 0.85 showing) read right
 by the fitted recogniser 464 of 522 (50 wrong), by the faces on their outlines 522 (none wrong); strips 167 of
 183 (8 wrong) against 143 (none wrong, 40 unknown). On a 2-D development hand (seed 61000) both read 916 of 917
-whole cards; strips 587 of 603 against 512 (docs/measured-history.md, "Whole cards read by their faces").
+whole cards; strips 587 of 603 against 512 (docs/measured-history-hands.md, "Whole cards read by their faces").
 
 So each box is read by the fitted recogniser, and a box it is not sure of (:data:`SURE_FITTED`) that the faces
 outline as a whole card is read again by the faces on that outline: where they are sure, their reading stands;
