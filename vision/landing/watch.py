@@ -10,9 +10,9 @@ something still moving) is waited out. The reference takes in each change once i
 the frame wherever the table matches it and is still, so that a drifting exposure never builds up.
 
 What real cameras do, corrected before comparing: the exposure and white balance drift (each Lab channel moved
-to the reference's by the median difference over the table); the camera is nudged (a shift of the whole
-picture found by phase correlation, refined with its turn by ECC; the reference is moved with it, and the
-shift is reported so that every known card can move with it).
+to the reference's by the median difference over the table); the camera is nudged (its shift and turn since the
+first view found afresh each frame, by phase correlation and ECC; the frame is brought back onto the reference,
+and the camera is reported with each change so that every card's place is kept in the first view's pixels).
 """
 
 from __future__ import annotations
@@ -132,9 +132,9 @@ class MotionWatch:
         moving = np.linalg.norm(small - before, axis=2) >= AT_REST
         regions, others = self._regions(differs & ~moving)
         regions = self._joined(regions)
-        motion = _grown((moving & differs) | others, 1)
-        changes = []
         waiting = (moving & differs) | others
+        motion = _grown(waiting, 1)
+        changes = []
         for mask, rect in regions:
             if _touches(mask, others) or _bitten(rect, motion) or _shadow(corrected, reference, mask) \
                     or _focus_only(corrected, reference, mask):
@@ -254,10 +254,7 @@ def _shadow(small: NDArray[np.float32], reference: NDArray[np.float32], mask: ND
     """The region only got darker or lighter, smoothly: the reference times a smooth gain (the light's ratio,
     softened over a card's width) explains its lightness, and its colour hardly changed. A card brings edges and
     print that no smooth gain makes."""
-    ys, xs = np.nonzero(mask)
-    pad = 4
-    y0, y1 = max(int(ys.min()) - pad, 0), min(int(ys.max()) + pad + 1, mask.shape[0])
-    x0, x1 = max(int(xs.min()) - pad, 0), min(int(xs.max()) + pad + 1, mask.shape[1])
+    y0, y1, x0, x1 = _around(mask, 4)
     now, was = _luminance(small[y0:y1, x0:x1, 0]), _luminance(reference[y0:y1, x0:x1, 0])
     gain = cv2.GaussianBlur(now, (0, 0), SHADOW_SOFTNESS) / np.maximum(cv2.GaussianBlur(was, (0, 0), SHADOW_SOFTNESS), 1e-3)
     inside = mask[y0:y1, x0:x1]
@@ -266,13 +263,17 @@ def _shadow(small: NDArray[np.float32], reference: NDArray[np.float32], mask: ND
     return float(np.median(gain[inside])) < 1.0 and unexplained < SHADOW_RESIDUAL and chroma < CHANGED / 2
 
 
+def _around(mask: NDArray[np.bool_], pad: int) -> tuple[int, int, int, int]:
+    """The rows and columns (``y0, y1, x0, x1``) of a region's bounding box grown by ``pad``, within the picture."""
+    ys, xs = np.nonzero(mask)
+    return (max(int(ys.min()) - pad, 0), min(int(ys.max()) + pad + 1, mask.shape[0]),
+            max(int(xs.min()) - pad, 0), min(int(xs.max()) + pad + 1, mask.shape[1]))
+
+
 def _focus_only(small: NDArray[np.float32], reference: NDArray[np.float32], mask: NDArray[np.bool_]) -> bool:
     """The region differs only in its sharpness (a camera refocusing, a frame blurred by a shake): softened a
     little more, it matches the reference. A card brings colour and shapes that softening leaves."""
-    ys, xs = np.nonzero(mask)
-    pad = 6
-    y0, y1 = max(int(ys.min()) - pad, 0), min(int(ys.max()) + pad + 1, mask.shape[0])
-    x0, x1 = max(int(xs.min()) - pad, 0), min(int(xs.max()) + pad + 1, mask.shape[1])
+    y0, y1, x0, x1 = _around(mask, 6)
     now = cv2.GaussianBlur(small[y0:y1, x0:x1], (0, 0), FOCUS_SOFTEN)
     was = cv2.GaussianBlur(reference[y0:y1, x0:x1], (0, 0), FOCUS_SOFTEN)
     return float(np.linalg.norm(now - was, axis=2)[mask[y0:y1, x0:x1]].mean()) < FOCUS_CHANGE
