@@ -22,7 +22,7 @@ from numpy.typing import NDArray
 
 from vision.geometry import iou
 from vision.landing.card_size import CardSize
-from vision.landing.watch import Change, on_table
+from vision.landing.watch import Change, on_table, through
 from vision.read.outline import refine_outline
 from vision.read.recogniser import Reading, Recogniser
 
@@ -56,14 +56,14 @@ class Landing:
 def read_change(recogniser: Recogniser, image: NDArray[np.uint8], change: Change, card_size: CardSize,
                 known: Sequence[NDArray[np.float64]] = ()) -> Landing:
     """Read the card that came in ``change`` on the full-resolution ``image`` (BGR). ``known``: the outlines of
-    the cards landed so far, on the table (:attr:`Landing.on_table`); one under the change's middle is tried too (a card laid on a pile lies where the last
-    did), but where the change's own boxes read the same card, theirs is its place (a column's next card lies a
-    strip lower than the one it covers)."""
+    the cards landed so far, on the table (:attr:`Landing.on_table`); one under the change's middle is tried too
+    (a card laid on a pile lies where the last did), but where the change's own boxes read the same card, theirs
+    is its place (a column's next card lies a strip lower than the one it covers)."""
     boxes: list[NDArray[np.floating]] = []
     for box in _boxes(change.outline, card_size):  # a card's rim may snap to the twin's below it: both are tried
         boxes += [box, refine_outline(image, box).corners]
     own = len(boxes)
-    here = [_through(np.asarray(q, dtype=np.float64), change.camera) for q in known]  # in this frame's pixels
+    here = [through(np.asarray(q, dtype=np.float64), change.camera) for q in known]  # in this frame's pixels
     boxes += [q for q in here if _inside(change.outline.mean(axis=0), q)]
     readings = recogniser.read(image, boxes)
     best = max(range(len(boxes)), key=lambda k: (readings[k].card is not None or readings[k].back, readings[k].confidence))
@@ -104,10 +104,6 @@ def _along(q: NDArray[np.float64], card_size: CardSize, across: bool = False) ->
 def _overlap(box: NDArray[np.floating], known: Sequence[NDArray[np.float64]]) -> float:
     """How much a box overlaps the card already there that it overlaps most (IoU; 0 with none)."""
     return max((iou(np.asarray(box, dtype=np.float64), q) for q in known), default=0.0)
-
-
-def _through(points: NDArray[np.float64], camera: NDArray[np.float64]) -> NDArray[np.float64]:
-    return np.asarray(points @ camera[:, :2].T + camera[:, 2], dtype=np.float64)
 
 
 def _inside(point: NDArray[np.float64], quad: NDArray[np.float64]) -> bool:

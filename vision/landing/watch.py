@@ -93,9 +93,8 @@ class Look:
 def on_table(outline: NDArray[np.floating], camera: NDArray[np.float64]) -> NDArray[np.float64]:
     """An outline in a frame's pixels taken back to the first view's (through the inverse of ``camera``), where
     every card's place is kept however the camera was nudged since."""
-    back = cv2.invertAffineTransform(camera)
-    q = np.asarray(outline, dtype=np.float64).reshape(-1, 2)
-    return np.asarray(q @ back[:, :2].T + back[:, 2], dtype=np.float64)
+    back = np.asarray(cv2.invertAffineTransform(camera), dtype=np.float64)
+    return through(np.asarray(outline, dtype=np.float64).reshape(-1, 2), back)
 
 
 class MotionWatch:
@@ -142,7 +141,7 @@ class MotionWatch:
                 continue
             corners = cv2.boxPoints(rect).astype(np.float64)
             _take_in(reference, small, corners, mask)  # handed on once: the reference takes it in
-            changes.append(Change(index, _through(corners * self._scale, camera), camera))
+            changes.append(Change(index, through(corners * self._scale, camera), camera))
         # elsewhere the reference follows the frame wherever it is still (the light drifting, a speck that is no
         # card); what waits — a card not yet read, an arm, a shadow — does not
         follows = ~_grown(waiting, 2) & ~moving
@@ -224,7 +223,8 @@ def _warped_back(seen: NDArray[np.float32], camera: NDArray[np.float32]) -> NDAr
                                      borderMode=cv2.BORDER_REPLICATE), dtype=np.float32)
 
 
-def _through(points: NDArray[np.float64], camera: NDArray[np.float64]) -> NDArray[np.float64]:
+def through(points: NDArray[np.float64], camera: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Points (``(N, 2)``) taken through a camera's 2 × 3 transform (:attr:`Change.camera`)."""
     return np.asarray(points @ camera[:, :2].T + camera[:, 2], dtype=np.float64)
 
 
