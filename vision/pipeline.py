@@ -1,7 +1,13 @@
-"""The live pipeline: a frame in, the hand's state out (frame reader → census → tracker → lifecycle).
+"""The live pipeline: a frame in, the hand's state out (motion watch → landings read → lifecycle).
 
-The same object serves ``borne replay`` (every frame of a file, in order) and ``borne run``
-(the newest frame of a camera, in a thread).
+Every frame is looked at small (:class:`~vision.landing.watch.MotionWatch`); what came to rest since the last
+clear view is read once, whole, at the frame's full resolution (:func:`~vision.landing.reading.read_change`),
+and the hand is the list of those landings (:class:`~vision.landing.tracker.LandingTracker`, under the
+:class:`~vision.track.lifecycle.HandLifecycle` that starts and ends hands). The frame reader (detector and
+recogniser) reads the whole table once, at the first view: the draw pile, and any card already there.
+
+The same object serves ``borne replay`` (every frame of a file, in order) and ``borne run`` (the newest frame of
+a camera, in a thread).
 """
 
 from __future__ import annotations
@@ -12,13 +18,19 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from vision.flag_pictures import FlagPictures, flag_key, flag_picture
+from vision.landing.card_size import CardSize
+from vision.landing.reading import Landing, gone, read_change
+from vision.landing.tracker import TableView
+from vision.landing.watch import SETTLE_FRAMES, Look, MotionWatch, through
 from vision.read.frame_reader import FrameReader, FrameReading
+from vision.read.sighting import Sighting
 from vision.sources import Frame, FrameFeed, paced
 from vision.sources.frames import DEFAULT_FPS, frames_for
 from vision.table.census import TableCensus, take_census
 from vision.table.layout import TableLayout
-from vision.table.observations import observations_from_census
 from vision.table.seating import Seating, SeenFrame
 from vision.table.widening import ZoneWidening
 from vision.track.lifecycle import HandLifecycle, LifecycleEvent, LifecycleSettings
@@ -31,6 +43,10 @@ if TYPE_CHECKING:
 FLAG_PICTURE_LATE_FRAMES = 5
 """A flag's picture may be of a frame this many frames after the one it names (never of an older one), at
 10 frames a second (the same time at another rate)."""
+KNOWN_OUTLINES = 40
+"""The latest landings whose outlines a change is also read on (a card laid on a pile lies where the last did)."""
+WATCH_RATE = 5.0
+"""The frame rate :data:`~vision.landing.watch.SETTLE_FRAMES` is given at."""
 
 
 def default_goal(sides: int) -> int:
@@ -43,7 +59,11 @@ class FrameResult:
     """What the pipeline made of one frame."""
 
     frame: Frame
+    look: Look
+    landings: tuple[Landing, ...]
+    """The changes read in this frame (a clear view's), in the order the watch handed them on."""
     reading: FrameReading
+    """The cards the hand's landings put on the table, in this frame's pixels (and the draw pile as first seen)."""
     census: TableCensus
     events: tuple[LifecycleEvent, ...]
     seconds: float
@@ -57,20 +77,21 @@ class Pipeline:
                  settings: LifecycleSettings | None = None,
                  before_read: Callable[[Frame], None] | None = None, seating: Seating | None = None,
                  fps: float | None = None) -> None:
-        """``seating``: the sides are found from the table as the hand starts (``layout`` is only shown
+        """``reader``: the whole table's reader, run at the first view; its recogniser reads each landing.
+        ``seating``: the sides are found from the table as the hand starts (``layout`` is only shown
         meanwhile) and the zones found are widened as the hand goes; see :mod:`vision.table.seating`.
-        ``fps``: the frames a second the pipeline is given (a file's rate, a slow camera's), for the counts of
-        frames that stand for a time (:meth:`~vision.track.lifecycle.LifecycleSettings.at_rate`,
-        :meth:`~vision.read.frame_reader.FrameReader.pace`; ``None``: 10)."""
+        ``fps``: the frames a second the pipeline is given (a file's rate, a slow camera's; ``None``: 10), for
+        the counts of frames that stand for a time."""
         self.reader = reader
         self.layout = layout
         self._goal = goal
         self._settings = settings or LifecycleSettings()
+        rate = fps if fps is not None else DEFAULT_FPS
         if fps is not None:
             self._settings = self._settings.at_rate(fps)
-            if isinstance(reader, FrameReader):
-                reader.pace(fps)
-        self._late_frames = frames_for(FLAG_PICTURE_LATE_FRAMES, fps or DEFAULT_FPS)
+        self._late_frames = frames_for(FLAG_PICTURE_LATE_FRAMES, rate)
+        self.card_size = CardSize()
+        self.watch = MotionWatch(self.card_size, settle_frames=frames_for(round(SETTLE_FRAMES * DEFAULT_FPS / WATCH_RATE), rate))
         self.lifecycle = self._lifecycle_for(layout)
         self.before_read = before_read
         self.seating = seating
@@ -83,9 +104,16 @@ class Pipeline:
         self.log: list[LifecycleEvent] = []
         self.flag_pictures = FlagPictures()
         """A picture of the moment each flag names (the display shows it beside the flag)."""
+        self.first_view: FrameReading | None = None
+        """The whole table as the frame reader read it at the first view (the draw pile, cards already there)."""
+        self.landed: list[Landing] = []
+        """The landings since the table was last bare, oldest first."""
+        self._gathered: dict[int, TableView] = {}
         self._last_index = -1
         self._last_time = 0.0
         self._busy = 0.0
+        self.seconds: dict[str, float] = {"watch": 0.0, "read": 0.0, "follow": 0.0}
+        """Wall-clock seconds spent so far in each stage: the motion watch, reading the landings, the rest."""
         self.frame_offset = 0
         """Added to each frame's index before the lifecycle sees it: a run restored after a restart
         goes on from the frame it had reached (a camera's frames count from 0 again)."""
@@ -93,60 +121,96 @@ class Pipeline:
         """Likewise for each frame's time, in seconds."""
 
     def _lifecycle_for(self, layout: TableLayout) -> HandLifecycle:
-        sides = tuple(s.side for s in layout.sides)
-        if len(sides) < 2:
+        if len(layout.sides) < 2:
             raise ValueError("the layout needs at least two sides to follow a hand")
-        return HandLifecycle(sides, self._goal if self._goal is not None else default_goal(len(sides)), self._settings)
+        return HandLifecycle(layout, self._goal if self._goal is not None else default_goal(len(layout.sides)),
+                             self._settings)
 
     @property
     def seated(self) -> bool:
         """Whether the sides are known (given, or found from the table)."""
         return self.seating is None or self.seating.layout is not None
 
+    @property
+    def recogniser(self) -> Any:
+        return self.reader.recogniser
+
     def process(self, frame: Frame) -> FrameResult:
         started = time.perf_counter()
         if self.before_read is not None:
             self.before_read(frame)
-        reading = self.reader.read(frame.image)
+        image = frame.image
+        if self.first_view is None:
+            self.first_view = self.reader.read(image)
+            self._know_the_draw_pile(self.lifecycle)
+        look = self.watch.look(frame.index, image)
+        watched = time.perf_counter()
+        known = [x.on_table for x in self.landed[-KNOWN_OUTLINES:]]
+        landings = tuple(gone(change) if change.bare else read_change(self.recogniser, image, change, self.card_size, known)
+                         for change in look.changes)
+        read = time.perf_counter()
+        if look.bare:
+            self.landed.clear()
+        self.landed.extend(landings)
         index, at = frame.index + self.frame_offset, frame.time + self.time_offset
+        view = TableView(index, at, landings, look.bare)
+        reading = self._reading(look)
         events: tuple[LifecycleEvent, ...] = ()
         found = None
         if self.seating is not None and self.seating.looking:
-            h, w = frame.image.shape[:2]
+            h, w = image.shape[:2]
+            self._gathered[index] = view
             found = self.seating.see(SeenFrame(index, at, reading), w, h)
             if not self.seating.looking and found is None:
                 self.seating.release()
         if found is not None:  # the sides found, or found again with more: the hand followed afresh
             events = tuple(self.seat(found))
-            census = take_census(list(reading.sightings), self.layout)
-        elif not self.seated:
-            census = take_census(list(reading.sightings), self.layout)
-        else:
+        elif self.seated:
             if self.widening is not None:
                 widened = self.widening.widened(self.layout, reading.sightings)
                 if widened is not None:
                     self.layout = widened
-            census, events = self._follow(reading, index, at)
-            self._picture_flags(frame.image, census, index)
+            events = self._follow(view)
+        census = take_census(list(reading.sightings), self.layout)
+        if self.seated:
+            self._picture_flags(image, census, index)
         self.frames += 1
-        seconds = time.perf_counter() - started
-        self._busy += seconds
-        self.last = FrameResult(frame, reading, census, events, seconds)
+        done = time.perf_counter()
+        self.seconds["watch"] += watched - started
+        self.seconds["read"] += read - watched
+        self.seconds["follow"] += done - read
+        self._busy += done - started
+        self.last = FrameResult(frame, look, landings, reading, census, events, done - started)
         return self.last
 
-    def _follow(self, reading: FrameReading, index: int, at: float) -> tuple[TableCensus, tuple[LifecycleEvent, ...]]:
-        census = take_census(list(reading.sightings), self.layout)
-        observed = observations_from_census(census, self.layout, index=index, time=at)
-        events = tuple(self.lifecycle.update(observed))
+    def _know_the_draw_pile(self, lifecycle: HandLifecycle) -> None:
+        """Tell the lifecycle where the first view showed the draw pile (its surest back), and whether the zones
+        were found from the table."""
+        backs = [s for s in self.first_view.sightings if not s.face_up] if self.first_view is not None else []
+        if backs:
+            lifecycle.draw_pile_spot = np.asarray(max(backs, key=lambda s: s.confidence).corners, dtype=np.float64)
+        lifecycle.found_layout = self.seating is not None
+
+    def _reading(self, look: Look) -> FrameReading:
+        """The cards of the hand so far where they lie in this frame, and the draw pile as the first view showed it."""
+        sightings = [Sighting(through(x.on_table, look.camera), True, x.reading.card, float(x.reading.confidence))
+                     for x in self.landed if x.reading.card is not None]
+        if self.first_view is not None:
+            sightings += [s for s in self.first_view.sightings if not s.face_up]
+        return FrameReading(tuple(sightings), self.card_size.length)
+
+    def _follow(self, view: TableView) -> tuple[LifecycleEvent, ...]:
+        events = tuple(self.lifecycle.update(view))
         self.log.extend(events)
-        self._last_index, self._last_time = observed.index, observed.time
-        return census, events
+        self._last_index, self._last_time = view.index, view.time
+        return events
 
     def seat(self, layout: TableLayout) -> list[LifecycleEvent]:
         """Follow ``layout`` from now on, its sides' hand followed afresh from the frames gathered while the
         sides were looked for; returns the events of those frames. Ends the looking."""
         self.layout = layout
         self.lifecycle = self._lifecycle_for(layout)
+        self._know_the_draw_pile(self.lifecycle)
         self.log = []
         if self.on_seated is not None:
             self.on_seated(layout)
@@ -155,9 +219,12 @@ class Pipeline:
             if self.seating.layout is None:
                 self.seating.adopt(layout)
             for seen in self.seating.gathered:
-                events.extend(self._follow(seen.reading, seen.index, seen.time)[1])
+                view = self._gathered.get(seen.index)
+                if view is not None:
+                    events.extend(self._follow(view))
             if not self.seating.looking:
                 self.seating.release()
+                self._gathered.clear()
         return events
 
     def finish(self) -> list[LifecycleEvent]:
@@ -263,7 +330,7 @@ class Pipeline:
 
     def snapshot(self) -> dict[str, Any]:
         """The lifecycle and its tracker as a JSON document, for :meth:`restore` after a restart."""
-        out = {"version": 1, "frame": self._last_index, "time": self._last_time, "lifecycle": self.lifecycle.to_state()}
+        out = {"version": 2, "frame": self._last_index, "time": self._last_time, "lifecycle": self.lifecycle.to_state()}
         if self.seating is not None and self.seating.layout is not None:
             out["found_layout"] = self.layout.to_json()  # the sides found are taken back with their hand
         return out
@@ -273,11 +340,13 @@ class Pipeline:
 
         :raises ValueError: the snapshot is of another table (other sides) or another version.
         """
-        if document.get("version") != 1:
+        if document.get("version") != 2:
             raise ValueError(f"unknown snapshot version {document.get('version')!r}")
         if "found_layout" in document and not self.seated:
             self.seat(TableLayout.from_json(document["found_layout"]))
         self.lifecycle = HandLifecycle.from_state(document["lifecycle"], self.lifecycle)
+        tracker = self.lifecycle.tracker
+        self.landed = [x for view in tracker.views for x in view.landings] if tracker is not None else []
         self.frame_offset = int(document["frame"]) + 1
         self.time_offset = float(document["time"]) + 1.0
         self._last_index, self._last_time = int(document["frame"]), float(document["time"])

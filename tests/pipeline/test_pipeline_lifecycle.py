@@ -6,34 +6,19 @@ from typing import Any
 
 from scoring.cards import Card
 from scoring.hand import HandRecord
-from vision.table.observations import FrameObservations, Observation
+from tests.pipeline.scripted import LAYOUT, PILE, Laid, ScriptedTable, column, outline
 from vision.track import FlagReason
 from vision.track.lifecycle import HandLifecycle, LifecycleSettings, Phase, Termination
 
-UP = (("North", (0.0, 1.0)), ("South", (0.0, -1.0)))
 
-
-def column(side: str, c: Card, x: float, n: int) -> list[Observation]:
-    y0, step = (300.0, -25.0) if side == "North" else (500.0, 25.0)
-    return [Observation(side, c, False, (x, y0 + step * k), 0.9) for k in range(n)]
-
-
-class Table:
+class Table(ScriptedTable):
     def __init__(self, goal: int = 1000, **settings) -> None:
-        self.life = HandLifecycle(("North", "South"), goal, LifecycleSettings(**settings))
-        self.index = 0
-        self.events: list = []
-
-    def show(self, cards=(), *, times: int = 1, draw_pile: bool = True, fps: float = 10.0, unread=()):
-        """``unread``: (side, centres) of the whole face-up cards left unread in those frames."""
-        for _ in range(times):
-            frame = FrameObservations(self.index, self.index / fps, tuple(cards), draw_pile, 87.0, UP, unread=tuple(unread))
-            self.events += self.life.update(frame)
-            self.index += 1
-        return [e.kind for e in self.events]
+        self.life = HandLifecycle(LAYOUT, goal, LifecycleSettings(**settings))
+        self.life.draw_pile_spot = outline(*PILE)
+        super().__init__(lambda view: self.life.update(view))
 
 
-def full_trip(side: str = "South") -> list[Observation]:
+def full_trip(side: str = "South") -> list[Laid]:
     return column(side, Card.DISTANCE_200, 100, 2) + column(side, Card.DISTANCE_100, 200, 6)
 
 
@@ -45,7 +30,7 @@ def test_a_hand_ends_when_a_side_completes_the_trip_and_is_final_when_the_table_
     assert kinds == ["hand_started"]
     t.show(full_trip()[:7], times=5)
     assert t.life.phase is Phase.IN_PLAY
-    kinds = t.show(full_trip() + column("North", Card.DISTANCE_75, 100, 2), times=5, draw_pile=False)
+    kinds = t.show(column("North", Card.DISTANCE_75, 100, 2) + full_trip(), times=5, draw_pile=False)
     assert t.life.phase is Phase.FINISHED and kinds[-1] == "hand_pending"
     pending = t.life.pending
     assert pending.termination is Termination.TRIP_COMPLETED and not pending.final
@@ -64,17 +49,6 @@ def test_the_draw_pile_gone_at_the_finish_sets_delayed_action():
     t.show(full_trip()[:7], times=20, draw_pile=False)  # the last card drawn; two turns on, the trip completes
     t.show(full_trip(), times=5, draw_pile=False)
     assert t.life.pending.record.draw_pile_empty_at_finish is True
-
-
-def test_a_draw_pile_gone_from_sight_only_as_the_last_card_lands_was_still_there():
-    """Held-out 2-D hand 70042: the discard pile and the arm laying the trip's last card covered the draw pile
-    three frames before that card was seen; the hand was scored with the delayed action bonus, in silence."""
-    t = Table()
-    t.show(full_trip()[:7], times=20)
-    t.show(full_trip()[:7], times=3, draw_pile=False)
-    t.show(full_trip(), times=10, draw_pile=False)
-    assert t.life.phase is Phase.FINISHED
-    assert t.life.pending.record.draw_pile_empty_at_finish is False
 
 
 def test_a_hand_ends_when_the_pile_is_gone_and_nobody_plays_for_a_while():
@@ -185,14 +159,14 @@ def test_a_correction_of_the_pending_hand_settles_its_flags():
 def piped_table() -> tuple[Any, Table]:
     """A table whose lifecycle is a pipeline's (fed observations, its frame reader unused)."""
     from vision.pipeline import Pipeline
-    from vision.table.layout import TableLayout
 
     class Reader:  # the pipeline's frame reader is not used here
         pass
 
-    pipeline = Pipeline(Reader(), TableLayout.default(640, 360), goal=1000)  # type: ignore[arg-type]
+    pipeline = Pipeline(Reader(), LAYOUT, goal=1000)  # type: ignore[arg-type]
     t = Table()
     t.life = pipeline.lifecycle
+    t.life.draw_pile_spot = outline(*PILE)
     return pipeline, t
 
 
@@ -218,7 +192,7 @@ def test_a_hand_with_open_flags_is_never_made_final_by_the_cleared_table_alone()
     assert live.hand == 2 and [h.number for h in live.held] == [1]
     assert [f.reason for f in live.held[0].flags] == ["unfinished"]
     # it survives a restart with the hand in play
-    again = HandLifecycle.from_state(t.life.to_state(), HandLifecycle(("North", "South"), 1000))
+    again = HandLifecycle.from_state(t.life.to_state(), HandLifecycle(LAYOUT, 1000))
     assert again.held == t.life.held
     # the next hand, without a flag, ends and the table is cleared: it waits in line behind the first
     t.show(full_trip(), times=6)
@@ -258,37 +232,27 @@ def test_a_hand_confirmed_by_a_person_or_without_flags_is_not_in_doubt():
     assert t.life.held == [] and t.life.finished[0].flags
 
 
-def test_a_side_whose_whole_cards_stay_unread_is_flagged_as_the_hand_ends():
-    """A deck Borne reads badly: the trip completed, and North's two whole cards unread the last frames it showed."""
+def test_a_card_laid_on_a_side_that_cannot_be_read_is_flagged_as_it_lands():
+    """A deck Borne reads badly: a card on North's side names no card; the hand goes on, flagged where it lies."""
     t = Table()
-    unread = [("North", ((400.0, 300.0), (480.0, 300.0))), ("South", ())]
-    t.show(column("North", Card.DISTANCE_25, 300, 1), times=6, unread=unread)
-    t.show(column("North", Card.DISTANCE_25, 300, 1) + full_trip(), times=6, unread=unread)
+    unread = Laid(None, 400.0, 300.0)
+    t.show(column("North", Card.DISTANCE_25, 300, 1) + [unread], times=6)
+    assert t.events[-1].kind == "flagged" and "North" in t.events[-1].message
+    t.show(column("North", Card.DISTANCE_25, 300, 1) + [unread] + full_trip(), times=6)
     assert t.life.pending.termination is Termination.TRIP_COMPLETED
     (flag,) = t.life.pending.flags
-    assert (flag.reason, flag.side, flag.card, flag.where) == (FlagReason.UNREAD, "North", None, (400.0, 300.0))
-    assert "North had 2 cards" in flag.message and f"frame {flag.frame}" in flag.message
+    assert (flag.reason, flag.side, flag.card, flag.frame) == (FlagReason.UNREAD, "North", None, 0)
+    assert flag.where == (400.0, 300.0 - 87.0 / 2)  # the middle of its top edge: the flag's picture outlines it
+    assert "could not be read" in flag.message
 
 
-def test_an_unread_card_now_and_then_is_no_doubt_and_a_cleared_table_keeps_the_last_one_seen():
-    t = Table()
-    t.show(column("South", Card.DISTANCE_200, 100, 2), times=6, unread=[("South", ())])
-    t.show(column("South", Card.DISTANCE_200, 100, 2), times=2, unread=[("South", ((50.0, 50.0),))])  # an arm's edge
-    t.show(full_trip(), times=6, unread=[("South", ())])
-    assert t.life.pending.termination is Termination.TRIP_COMPLETED and t.life.pending.flags == ()
-    t = Table()
-    t.show(column("South", Card.DISTANCE_75, 200, 2), times=8, unread=[("South", ((50.0, 50.0),))])
-    t.show(times=5)  # the table cleared: frames without cards say nothing of them
-    assert sorted(f.reason.value for f in t.life.held[0].flags) == ["unfinished", "unread"]
-
-
-def test_a_hand_whose_every_card_stays_unread_still_ends_pending_and_flagged():
+def test_a_hand_whose_every_card_cannot_be_read_still_ends_pending_and_flagged():
     """A deck Borne cannot read: cards lie on both sides, none is read; the hand is not dropped in silence."""
-    unread = [("North", ((400.0, 300.0), (480.0, 300.0))), ("South", ((400.0, 500.0),))]
+    unread = [Laid(None, 400.0, 300.0), Laid(None, 480.0, 300.0), Laid(None, 400.0, 500.0)]
     for end in ("source", "cleared"):
         t = Table()
         t.show(times=2)
-        t.show(times=30, unread=unread)
+        t.show(unread, times=30)
         if end == "source":
             t.events += t.life.end_of_source(t.index)
             pending = t.life.pending
@@ -296,9 +260,9 @@ def test_a_hand_whose_every_card_stays_unread_still_ends_pending_and_flagged():
             t.show(times=10)
             (pending,) = t.life.held  # flagged: held for a person, never made final by the cleared table
         assert pending is not None and not sum(sum(pending.record.side(name).distance.values()) for name in ("North", "South"))
-        assert t.life.hand_number == 1 + (end == "cleared")  # the unread cards are no cleared table
+        assert t.life.hand_number == 1 + (end == "cleared")
         assert sorted((f.reason, f.side) for f in pending.flags if f.reason is FlagReason.UNREAD) == [
-            (FlagReason.UNREAD, "North"), (FlagReason.UNREAD, "South")]
+            (FlagReason.UNREAD, "North"), (FlagReason.UNREAD, "North"), (FlagReason.UNREAD, "South")]
     t = Table()
     t.show(times=2)
     t.show(times=30)  # an empty table: no hand to confirm

@@ -1,5 +1,5 @@
-"""End to end: a rendered hand replayed through the live pipeline (true boxes, the shipped recogniser)
-gives the hand's true facts and one event per distance card and safety, at the frames they landed."""
+"""End to end: a rendered hand replayed through the live pipeline (its landings read by the shipped recogniser;
+the true boxes only for the first view) gives the hand's true facts and one event per distance card and safety."""
 
 from __future__ import annotations
 
@@ -41,7 +41,8 @@ def check_against_truth(out: dict, folder) -> None:
     plays = scored_plays(folder)
     assert [(e["side"], e["card"], e["sideways"]) for e in out["events"]] == \
         [(e["side"], e["card"], e["sideways"]) for e in plays]
-    assert all(abs(e["frame"] - t["frame"]) <= 3 for e, t in zip(out["events"], plays))
+    # a card is read once the arm that laid it has left: within 0.6 s of the frame it was laid in (10 frames/s)
+    assert all(0 <= e["frame"] - t["frame"] <= 6 for e, t in zip(out["events"], plays))
     assert out["flags"] == []
 
 
@@ -54,8 +55,6 @@ def test_a_replayed_hand_gives_the_true_record_and_events(sequence):
     kinds = [e.kind for e in pipeline.log]
     assert kinds[0] == "hand_started" and kinds[-1] == "hand_pending"
     assert kinds.count("card_played") == len(scored_plays(sequence))
-    delays = [e.decided_frame - e.frame for e in pipeline.state.events]
-    assert max(delays) <= 4  # at 10 frames per second: counted within 0.4 s of landing
 
 
 def test_borne_replay_reads_a_folder_of_frames(sequence, capsys):

@@ -70,29 +70,6 @@ def test_the_census_counts_a_column_of_unread_strips():
     assert side["distance"]["200"] == 3 and "flags" not in side
 
 
-def test_the_tracker_flags_a_column_that_keeps_reading_as_two_values_once():
-    from vision.table.observations import observations_from_census
-    from vision.track import FlagReason, HandTracker, ReconcileSettings
-
-    layout = TableLayout.from_json({"sides": [
-        {"side": "South", "zone": [[-50, 0], [400, 0], [400, 400], [-50, 400]], "up": [0.0, -1.0]}]})
-    mixed = column(0, [(Card.DISTANCE_50, 0.95), (Card.DISTANCE_50, 0.9), (Card.DISTANCE_100, 0.95)])
-    agreed = column(0, [(Card.DISTANCE_50, 0.95), (Card.DISTANCE_50, 0.9), (Card.DISTANCE_50, 0.95)])
-    tracker = HandTracker(("South",), goal=1000, settings=ReconcileSettings(mixed_column_frames=4))
-
-    def frame(i: int, cards: list) -> list:
-        state = tracker.update(observations_from_census(take_census(cards, layout), layout, index=i, time=i / 8))
-        return [f for f in state.flags if f.reason is FlagReason.MIXED_COLUMN]
-
-    assert [frame(i, mixed) for i in range(3)] == [[], [], []]
-    assert frame(3, agreed) == []  # the run is broken: a passing misreading is not flagged
-    for i in range(4, 7):
-        assert frame(i, mixed) == []
-    (flag,) = frame(7, mixed)
-    assert flag.side == "South" and flag.card is None and "50 and 100" in flag.message
-    assert len(frame(30, mixed)) == 1  # flagged once, not every frame
-
-
 SOUTH = TableLayout.from_json({"sides": [
     {"side": "South", "zone": [[-50, 0], [400, 0], [400, 400], [-50, 400]], "up": [0.0, -1.0]}]})
 

@@ -6,9 +6,12 @@ import cv2
 import numpy as np
 
 from scoring.cards import Card
+from tests.vision.test_vision_landing import card_corners, face_of, lay, table
 from vision.flag_pictures import HANDS_KEPT, PICTURE_WIDTH, PICTURES_PER_HAND, FlagPictures, flag_key, flag_picture
 from vision.pipeline import Pipeline
 from vision.read.frame_reader import FrameReading
+from vision.read.matcher import FaceMatcher
+from vision.read.models import faces_folder
 from vision.read.sighting import Sighting
 from vision.sources import Frame
 from vision.table.census import take_census
@@ -57,26 +60,25 @@ def test_pictures_are_few_a_hand_and_kept_for_the_latest_hands_only():
     assert len(pictures) == HANDS_KEPT
 
 
-class Readings:
-    """Answers each frame with the sightings scripted for it."""
+class FirstView:
+    """The whole table's reader: an empty table at the first view; its recogniser reads the landings."""
 
-    def __init__(self, frames: list[list[Sighting]]) -> None:
-        self.frames = frames
-        self.next = 0
+    def __init__(self, recogniser: FaceMatcher) -> None:
+        self.recogniser = recogniser
 
     def read(self, image: object) -> FrameReading:
-        sightings = self.frames[self.next]
-        self.next += 1
-        return FrameReading(tuple(sightings), 62.0)
+        return FrameReading((), None)
 
 
 def test_a_flag_raised_in_a_frame_gets_that_frame_s_picture_on_the_display():
-    roll, stop = north_card(Card.ROLL, 520), north_card(Card.STOP, 520)
-    first, second = north_card(Card.DISTANCE_100, 100), north_card(Card.DISTANCE_100, 200)
-    script = [[roll, first]] * 10 + [[stop, first]] * 10 + [[stop, first, second]] * 15
-    pipeline = Pipeline(Readings(script), LAYOUT, goal=1000)  # type: ignore[arg-type]
-    image = np.full((H, W, 3), 90, np.uint8)
-    for i in range(len(script)):
+    matcher = FaceMatcher.from_folder(faces_folder("generic"), "generic")
+    frames = [table()]
+    for card, centre in ((Card.ROLL, (520, 290)), (Card.DISTANCE_100, (120, 290)), (Card.STOP, (520, 290)),
+                         (Card.DISTANCE_100, (240, 290))):
+        laid = lay(frames[-1], face_of(matcher, card), card_corners(centre, 0))
+        frames += [laid] * 3
+    pipeline = Pipeline(FirstView(matcher), LAYOUT, goal=1000)  # type: ignore[arg-type]
+    for i, image in enumerate(frames):
         pipeline.process(Frame(i, i / 10, image))
     live = pipeline.live_hand()
     (flag,) = live.flags

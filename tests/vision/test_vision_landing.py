@@ -13,6 +13,7 @@ import pytest
 
 from scoring.cards import Card
 from scoring.hand import SafetyPlay
+from scoring.plays import PlayRule
 from vision.landing.card_size import CardSize
 from vision.landing.hand import LandedHand
 from vision.landing.reading import read_change
@@ -21,7 +22,6 @@ from vision.read.matcher import FaceMatcher
 from vision.read.models import faces_folder
 from vision.table.layout import SideZone, TableLayout
 from vision.track.rule_checks import Breach
-from vision.track.state import FlagReason
 
 W, H = 640, 360
 LENGTH = 90.0
@@ -200,15 +200,15 @@ def test_a_distance_card_laid_on_a_stop_stays_counted_and_breaks_a_rule(matcher:
     assert hand.census()["South"][0][75] == 1
 
 
-def test_a_third_200_stays_counted_and_is_flagged(matcher: FaceMatcher):
+def test_a_third_200_is_refused_and_flagged(matcher: FaceMatcher):
     frames = [table()]
     frames.append(frames[-1])
     for x in (120, 300, 480):
         frames.append(lay(frames[-1], face_of(matcher, Card.DISTANCE_200), card_corners((x, 290), 0)))
         frames.append(frames[-1])
     hand = placed_hand(matcher, frames)
-    assert hand.census()["South"][0][200] == 3
-    assert [(reason, play.card) for reason, play in hand.miscounts] == [(FlagReason.THIRD_200, Card.DISTANCE_200)]
+    assert hand.census()["South"][0][200] == 2  # the score keeper would refuse it: it lies there, uncounted
+    assert [(broken.rule, play.card) for play, broken in hand.refused] == [(PlayRule.THIRD_200, Card.DISTANCE_200)]
     assert hand.flagged
 
 

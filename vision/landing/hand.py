@@ -14,23 +14,30 @@ went — no play. Where a change reads as the top card itself, on nearly its out
 no play either. The changes of one clear view are taken safeties first (:meth:`LandedHand.land_all`), since the
 safety and the attack's going come in the same view, in either order.
 
-Each play is held to the rules of play by its side's piles as the landings showed them
-(:func:`vision.track.rule_checks.check_play_on_piles`) and to the counts a hand can hold (two 200s a side, never
-past the goal, the deck's counts): one that breaks either stays counted, with its breach.
+Each play is held to the counts a hand can hold (:func:`scoring.plays.check_play`: a safety once, the deck's
+counts, two 200s a side, nothing after the trip, never past the goal): one that breaks them lies on the table but
+is not counted (:attr:`LandedHand.refused`), as the score keeper would refuse it. A counted play is held to the
+rules of play by its side's piles as the landings showed them (:func:`vision.track.rule_checks.check_play_on_piles`):
+one that breaks them stays counted, with its breach. Either way the hand is flagged for a person. In a 700-km hand
+a side that reaches 700 and anyone plays on has called the extension (RULES.md): the goal becomes 1,000.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from scoring.cards import MAX_200S_PER_HAND, SAFETY_AGAINST, Card, deck
-from scoring.hand import SafetyPlay
+import numpy as np
+from numpy.typing import NDArray
+
+from scoring.cards import SAFETY_AGAINST, Card
+from scoring.hand import EXTENDED_GOAL, SafetyPlay
+from scoring.plays import BrokenRule, check_play
 from vision.geometry import iou
 from vision.landing.reading import Landing
+from vision.table.found_sides import PILE_CLEARANCE
 from vision.table.layout import TableLayout
 from vision.table.sideways import is_sideways
 from vision.track.rule_checks import PileCard, PlayRules, RuleBreach, SidePiles, TablePlay, check_play_on_piles
-from vision.track.state import FlagReason
 
 DISCARD = "discard"
 SAME_SPOT = 0.5
@@ -68,13 +75,26 @@ def pile_of(card: Card) -> str:
     return "speed" if card in (Card.SPEED_LIMIT, Card.END_OF_LIMIT) else "battle"
 
 
-def place(landing: Landing, layout: TableLayout) -> Play | None:
+def side_of(landing: Landing, layout: TableLayout, middle: NDArray[np.float64] | None = None) -> str | None:
+    """The side whose zone holds the landing's centre (``None``: the middle of the table). ``middle``: where the
+    draw pile lies, when the zones were found from the table (guesses, widened as cards came): a card within
+    :data:`~vision.table.found_sides.PILE_CLEARANCE` card lengths of it lies on the discard pile."""
+    outline = landing.on_table
+    centre = outline.mean(axis=0)
+    if middle is not None:
+        sides = np.linalg.norm(outline - np.roll(outline, -1, axis=0), axis=1)
+        if float(np.linalg.norm(centre - middle)) < PILE_CLEARANCE * float(max(sides)):
+            return None
+    return layout.side_at(centre)
+
+
+def place(landing: Landing, layout: TableLayout, middle: NDArray[np.float64] | None = None) -> Play | None:
     """The play a landing is (``None`` for one that names no card: a back, an unread change)."""
     card = landing.reading.card
     if card is None:
         return None
     outline = landing.on_table
-    side = layout.side_at(outline.mean(axis=0))
+    side = side_of(landing, layout, middle)
     if side is None:
         return Play(landing, None, DISCARD, False)
     up = layout.zone_of(side).up
@@ -92,17 +112,23 @@ class LandedHand:
     """Changes that were a card going (the card under it read again)."""
     again: list[Landing] = field(default_factory=list)
     """Changes that were a card already counted, seen again."""
+    middle: NDArray[np.float64] | None = None
+    """Where the draw pile lies when the zones were found from the table (:func:`side_of`)."""
     goal: int = 700
-    """The hand's goal (km): no side may pass it."""
+    """The hand's goal (km) as it began: no side may pass it (1,000 once the extension is called)."""
     rules: PlayRules = field(default_factory=PlayRules)
     breaches: list[RuleBreach] = field(default_factory=list)
     """The plays that break a rule of play by their side's piles, as they came (each kept, and flagged)."""
     unread: list[Landing] = field(default_factory=list)
     """Changes on a side's part of the table that named no card: a card Borne could not read (its count may
     lack it), or something that is no card — flagged either way."""
-    miscounts: list[tuple[FlagReason, Play]] = field(default_factory=list)
-    """The plays a hand cannot hold (a third 200, a side past the goal, more of a card than the deck has): each
-    kept, and flagged — one of the hand's cards was misread or counted twice."""
+    refused: list[tuple[Play, BrokenRule]] = field(default_factory=list)
+    """The plays a hand cannot hold (a third 200, a side past the goal, more of a card than the deck has), each
+    with the rule it breaks: on the table, not counted, flagged — one of the hand's cards was misread or seen
+    twice, or a player erred."""
+    extension_called_by: str | None = None
+    reached_700_at: tuple[str, int] | None = None
+    """The side that first reached exactly 700 in a 700-km hand, and the frame its card landed."""
     _stacks: list[list[Play]] = field(default_factory=list)
     _piles: list[tuple[str, str, PileCard]] = field(default_factory=list)
     """(side, pile, card) for each card that came on top of a side's battle, speed or safety pile, a card shown
@@ -110,9 +136,12 @@ class LandedHand:
 
     def land(self, landing: Landing) -> Play | None:
         """Take in a landing: the play it is, or ``None`` (no card read, or the card on top of a pile went)."""
-        play = place(landing, self.layout)
+        if landing.change.bare:  # a card went, the table under it bare: picked up, or the table being cleared
+            self.departures.append(landing)
+            return None
+        play = place(landing, self.layout, self.middle)
         if play is None:
-            if not landing.reading.back and self.layout.side_at(landing.on_table.mean(axis=0)) is not None:
+            if not landing.reading.back and side_of(landing, self.layout, self.middle) is not None:
                 self.unread.append(landing)
             return None
         here = landing.on_table
@@ -131,11 +160,13 @@ class LandedHand:
             self._stacks.append([play])
         else:
             stack.append(play)
+        refusal = self._refusal(play) if play.side is not None else None
         self.plays.append(play)
-        miscount = self._miscount(play)
-        if miscount is not None:
-            self.miscounts.append((miscount, play))
+        if refusal is not None:
+            self.refused.append((play, refusal))
+            return play
         if play.side is not None:
+            self._extend(play)
             breach = self._breach(play)
             if breach is not None:
                 self.breaches.append(breach)
@@ -143,25 +174,48 @@ class LandedHand:
                 self._piles.append((play.side, play.pile, PileCard(landing.frame, play.card)))
         return play
 
-    def _miscount(self, play: Play) -> FlagReason | None:
-        """The count a play takes past what a hand can hold, where it does (RULES.md: two 200s a side, never past
-        the goal; the deck's counts for the number of sides)."""
-        same = sum(p.card is play.card for p in self.plays)
-        if same > deck(len(self.layout.sides)).get(play.card, 0):
-            return FlagReason.DECK_COUNT
-        if play.side is None or not play.card.is_distance:
-            return None
-        mine = [p.card for p in self.plays if p.side == play.side and p.card.is_distance]
-        if play.card is Card.DISTANCE_200 and mine.count(Card.DISTANCE_200) > MAX_200S_PER_HAND:
-            return FlagReason.THIRD_200
-        if sum(c.km for c in mine) > self.goal:
-            return FlagReason.PAST_GOAL
-        return None
+    @property
+    def counted(self) -> list[Play]:
+        """The plays on the sides that count (the refused ones left out), in the order they landed."""
+        refused = {id(p) for p, _ in self.refused}
+        return [p for p in self.plays if p.side is not None and id(p) not in refused]
+
+    @property
+    def effective_goal(self) -> int:
+        return EXTENDED_GOAL if self.extension_called_by is not None else self.goal
+
+    def km(self, side: str) -> int:
+        return sum(p.card.km for p in self.counted if p.side == side and p.card.is_distance)
+
+    @property
+    def completer(self) -> str | None:
+        """The side at the goal now in force, if any."""
+        return next((s.side for s in self.layout.sides if self.km(s.side) == self.effective_goal), None)
+
+    def _refusal(self, play: Play) -> BrokenRule | None:
+        """The count ``play`` takes past what a hand can hold, where it does (:func:`scoring.plays.check_play`)."""
+        assert play.side is not None
+        frame = play.landing.frame
+        going_on = (self.reached_700_at is not None and self.extension_called_by is None
+                    and frame > self.reached_700_at[1])  # anyone playing on after 700 calls the extension
+        goal = EXTENDED_GOAL if going_on else self.effective_goal
+        done = self.completer
+        return check_play(((p.side, p.card) for p in self.counted if p.side is not None), play.side, play.card,
+                          goal=goal, trip_completed_by=done if done is not None and not going_on else None)
+
+    def _extend(self, play: Play) -> None:
+        """A 700-km hand: the side that reached exactly 700 called the extension once anyone played on."""
+        if self.goal == EXTENDED_GOAL or self.extension_called_by is not None:
+            return
+        if self.reached_700_at is not None and play.landing.frame > self.reached_700_at[1]:
+            self.extension_called_by = self.reached_700_at[0]
+        elif play.card.is_distance and self.reached_700_at is None and self.km(play.side or "") == self.goal:
+            self.reached_700_at = (play.side or "", play.landing.frame)
 
     @property
     def flagged(self) -> bool:
         """Whether a play breaks a rule of play or a count the hand can hold, or a change on a side went unread."""
-        return bool(self.breaches or self.miscounts or self.unread)
+        return bool(self.breaches or self.refused or self.unread)
 
     def _breach(self, play: Play) -> RuleBreach | None:
         """The rule of play ``play`` breaks by its side's piles as the landings showed them (vision/track/rule_checks)."""
@@ -171,7 +225,7 @@ class LandedHand:
             return tuple(card for side, kind, card in self._piles if side == play.side and kind == name)
 
         piles = SidePiles(pile("battle"), pile("speed"), pile("safeties"))
-        counted = [TablePlay(p.side, p.card, p.crosswise, p.landing.frame) for p in self.plays
+        counted = [TablePlay(p.side, p.card, p.crosswise, p.landing.frame) for p in self.counted
                    if p.side is not None and (p.card.is_distance or p.card.is_safety)]
         return check_play_on_piles(TablePlay(play.side, play.card, play.crosswise, play.landing.frame), piles,
                                    self.rules, counted)
@@ -198,9 +252,8 @@ class LandedHand:
         """Each side's distance (cards per value) and safeties (how each was played), from its plays."""
         out: dict[str, tuple[dict[int, int], dict[Card, SafetyPlay]]] = {
             s.side: ({km: 0 for km in (25, 50, 75, 100, 200)}, {}) for s in self.layout.sides}
-        for play in self.plays:
-            if play.side is None:
-                continue
+        for play in self.counted:
+            assert play.side is not None
             distance, safeties = out[play.side]
             if play.card.is_distance:
                 distance[play.card.km] += 1

@@ -77,6 +77,11 @@ def read_change(recogniser: Recogniser, image: NDArray[np.uint8], change: Change
     return Landing(change.frame, np.asarray(outline, dtype=np.float64), reading, change)
 
 
+def gone(change: Change) -> Landing:
+    """A change that shows the bare table (:attr:`Change.bare`): a card went, nothing to read."""
+    return Landing(change.frame, change.outline, Reading(None, 0.0), change)
+
+
 def _boxes(rect: NDArray[np.float64], card_size: CardSize) -> list[NDArray[np.float64]]:
     """The card-proportioned boxes a card in this changed rectangle may lie on: along its long side, and across
     it too where the rectangle is nearly square (a card changing the picture only in part: which way it lies is

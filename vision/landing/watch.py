@@ -58,6 +58,14 @@ JOINED_LENGTH = 1.15
 """Pieces of change are joined when together they are at most this many cards long."""
 ARM_MARGIN = 3
 """Small pixels around an arm where a region counts as touching it."""
+SETTLE_FRAMES = 10
+"""A difference that is no card (larger than one, a shadow) and has lain still this many frames is taken into the
+reference: the table was rearranged or swept, a bag put down. At 5 frames a second, 2 s (:class:`MotionWatch`
+takes the camera's rate)."""
+BARE_REGION = 0.1
+"""A change differing from the first view in less than this share of its pixels shows the bare table: a card went."""
+BARE_SHARE = 0.01
+"""A still table differing from the first view in less than this share of its pixels is bare again (cleared)."""
 
 
 @dataclass(frozen=True)
@@ -71,6 +79,8 @@ class Change:
     camera: NDArray[np.float64] = field(repr=False)
     """The 2 × 3 transform from the table as the watch first saw it to this frame (full-size pixels): identity
     until the camera is nudged. :func:`on_table` takes an outline back through it."""
+    bare: bool = False
+    """The region now shows the table as the first view did: a card went (picked up, the table cleared), none came."""
 
 
 @dataclass(frozen=True)
@@ -83,6 +93,8 @@ class Look:
     """Something other than a card at rest differs from the reference (an arm, a hand, a moving shadow)."""
     camera: NDArray[np.float64] = field(repr=False)
     """As :attr:`Change.camera`: where the first view's pixels are in this frame."""
+    bare: bool = False
+    """The table is still and as the first view showed it (before any card was laid, or every card cleared)."""
 
     @property
     def nudged(self) -> bool:
@@ -105,9 +117,13 @@ class MotionWatch:
     errors never add up, and a camera knocked and back costs nothing.
     """
 
-    def __init__(self, card_size: CardSize | None = None) -> None:
+    def __init__(self, card_size: CardSize | None = None, *, settle_frames: int = SETTLE_FRAMES) -> None:
         self.card_size = card_size or CardSize()
+        self.settle_frames = settle_frames
         self._reference: NDArray[np.float32] | None = None
+        self._first: NDArray[np.float32] | None = None
+        self._still: NDArray[np.int32] | None = None
+        """Frames each small pixel has been at rest."""
         self._before: NDArray[np.float32] | None = None
         self._camera = np.eye(2, 3, dtype=np.float32)
         """Small pixels of the first view → small pixels of the latest frame."""
@@ -117,9 +133,10 @@ class MotionWatch:
     def look(self, index: int, image: NDArray[np.uint8]) -> Look:
         """Compare one frame (BGR, full size) with the reference; the first frame becomes the reference."""
         seen = self._small(image)
-        if self._reference is None or self._before is None:
-            self._reference, self._before = seen, seen
-            return Look(index, (), False, _full_frame(self._camera, self._scale))
+        if self._reference is None or self._before is None or self._first is None or self._still is None:
+            self._reference, self._before, self._first = seen, seen, seen.copy()
+            self._still = np.zeros(seen.shape[:2], np.int32)
+            return Look(index, (), False, _full_frame(self._camera, self._scale), bare=True)
         reference, before = self._reference, self._before
         found = _registration(reference, seen, self._camera)
         self._camera = np.eye(2, 3, dtype=np.float32) if found is None else found
@@ -129,24 +146,40 @@ class MotionWatch:
         corrected = _gain_matched(small, reference)
         differs = _differs(corrected, reference)
         moving = np.linalg.norm(small - before, axis=2) >= AT_REST
+        self._still = np.where(moving, 0, self._still + 1)
         regions, others = self._regions(differs & ~moving)
         regions = self._joined(regions)
         waiting = (moving & differs) | others
         motion = _grown(waiting, 1)
+        settled = others & ~moving
         changes = []
         for mask, rect in regions:
-            if _touches(mask, others) or _bitten(rect, motion) or _shadow(corrected, reference, mask) \
-                    or _focus_only(corrected, reference, mask):
+            if _shadow(corrected, reference, mask) or _focus_only(corrected, reference, mask):
+                waiting |= mask
+                settled |= mask
+                continue
+            if _touches(mask, others) or _bitten(rect, motion):
                 waiting |= mask
                 continue
             corners = cv2.boxPoints(rect).astype(np.float64)
             _take_in(reference, small, corners, mask)  # handed on once: the reference takes it in
-            changes.append(Change(index, through(corners * self._scale, camera), camera))
+            bare = float(_differs(_gain_matched(small, self._first), self._first)[mask].mean()) < BARE_REGION
+            changes.append(Change(index, through(corners * self._scale, camera), camera, bare))
         # elsewhere the reference follows the frame wherever it is still (the light drifting, a speck that is no
         # card); what waits — a card not yet read, an arm, a shadow — does not
         follows = ~_grown(waiting, 2) & ~moving
         reference[follows] = small[follows]
-        return Look(index, tuple(changes), bool(motion.any()), camera)
+        # what is no card and has lain still long enough (a swept table, a shadow that stays) is the table now
+        settled &= self._still >= self.settle_frames
+        if settled.any():
+            reference[settled] = small[settled]
+        bare = not motion.any() and not changes and self._bare(small)
+        return Look(index, tuple(changes), bool(motion.any()), camera, bare=bare)
+
+    def _bare(self, small: NDArray[np.float32]) -> bool:
+        """Whether the frame (brought back onto the first view) shows the table as the first view did."""
+        assert self._first is not None
+        return float(_differs(_gain_matched(small, self._first), self._first).mean()) < BARE_SHARE
 
     def _small(self, image: NDArray[np.uint8]) -> NDArray[np.float32]:
         h, w = image.shape[:2]

@@ -10,7 +10,8 @@ the game in the order they were played. In a 700-km hand, a side that
 reaches 700 and plays on has called the extension: the pending hand is taken back and play
 goes on to 1,000.
 
-Pure like the tracker: frames in, :class:`LifecycleEvent` values out.
+Pure like the tracker: views of the table in (:class:`~vision.landing.tracker.TableView`), one a frame,
+:class:`LifecycleEvent` values out.
 """
 
 from __future__ import annotations
@@ -19,12 +20,15 @@ from dataclasses import dataclass, field, replace
 from enum import Enum, StrEnum
 from typing import Any
 
+import numpy as np
+from numpy.typing import NDArray
+
 from scoring.hand import EXTENDED_GOAL, HandRecord
+from vision.landing.tracker import LandingTracker, TableView
 from vision.sources.frames import frames_for
-from vision.table.observations import FrameObservations
-from vision.track.settings import ReconcileSettings
+from vision.table.layout import TableLayout
+from vision.track.rule_checks import PlayRules
 from vision.track.state import Flag, HandState, PlayEvent
-from vision.track.tracker import HandTracker
 
 
 class Phase(Enum):
@@ -48,7 +52,8 @@ class Termination(Enum):
 
 @dataclass(frozen=True)
 class LifecycleSettings:
-    reconcile: ReconcileSettings = ReconcileSettings()
+    rules: PlayRules = PlayRules()
+    """The rules of play each play is held to (:mod:`vision.track.rule_checks`)."""
     cleared_table_frames: int = 5
     """A table counts as cleared after this many frames in a row with no face-up card in any side's
     zone. Raising it keeps a hand from ending when everything is briefly hidden; lowering it starts
@@ -60,10 +65,13 @@ class LifecycleSettings:
     that starts mid-hand, a replay)."""
 
     def at_rate(self, fps: float) -> LifecycleSettings:
-        """These settings for a camera filming ``fps`` frames a second: the cleared table's frames keep their
-        time, as the tracker's counts that stand for a time do (:meth:`ReconcileSettings.at_rate`)."""
-        return replace(self, reconcile=self.reconcile.at_rate(fps),
-                       cleared_table_frames=frames_for(self.cleared_table_frames, fps))
+        """These settings for a camera filming ``fps`` frames a second: the cleared table's frames keep their time.
+
+        :raises ValueError: ``fps`` is no rate (not above 0).
+        """
+        if not fps > 0:
+            raise ValueError(f"a camera films more than 0 frames a second, not {fps}")
+        return replace(self, cleared_table_frames=frames_for(self.cleared_table_frames, fps))
 
 
 @dataclass(frozen=True)
@@ -117,13 +125,19 @@ class LifecycleEvent:
 class HandLifecycle:
     """Follows hands one after another over the frames of a source."""
 
-    sides: tuple[str, ...]
+    layout: TableLayout
     goal: int
     settings: LifecycleSettings = field(default_factory=LifecycleSettings)
 
     def __post_init__(self) -> None:
+        self.sides = tuple(s.side for s in self.layout.sides)
+        self.draw_pile_spot: NDArray[np.float64] | None = None
+        """Where the draw pile lies (first view's pixels), when the first view showed it: each hand's tracker
+        starts knowing it."""
+        self.found_layout = False
+        """The zones were found from the table (:attr:`~vision.landing.tracker.LandingTracker.found_layout`)."""
         self.phase = Phase.WAITING
-        self.tracker: HandTracker | None = None
+        self.tracker: LandingTracker | None = None
         self.hand_number = 0
         self.pending: PendingHand | None = None
         self.finished: list[PendingHand] = []
@@ -155,11 +169,11 @@ class HandLifecycle:
         """
         if tuple(d["sides"]) != fresh.sides:
             raise ValueError(f"the saved hand is of sides {d['sides']}, this table has {list(fresh.sides)}")
-        lc = cls(fresh.sides, int(d["goal"]), fresh.settings)
+        lc = cls(fresh.layout, int(d["goal"]), fresh.settings)
         lc.phase = Phase(d["phase"])
         lc.hand_number = int(d["hand_number"])
         tr = d["tracker"]
-        lc.tracker = HandTracker.from_state(tr, fresh.settings.reconcile) if tr is not None else None
+        lc.tracker = LandingTracker.from_state(tr, fresh.settings.rules) if tr is not None else None
         lc.pending = _hand_from_state(d["pending"])
         lc.held = [h for h in (_hand_from_state(x) for x in d.get("held", ())) if h is not None]
         lc._seen_events, lc._seen_flags = int(d["seen_events"]), int(d["seen_flags"])
@@ -168,7 +182,7 @@ class HandLifecycle:
 
     # -- feeding ------------------------------------------------------------------------------
 
-    def update(self, frame: FrameObservations) -> list[LifecycleEvent]:
+    def update(self, frame: TableView) -> list[LifecycleEvent]:
         out: list[LifecycleEvent] = []
         self._frames += 1
         self._empty_streak = self._empty_streak + 1 if frame.table_empty else 0
@@ -256,27 +270,27 @@ class HandLifecycle:
 
     # -- internals ----------------------------------------------------------------------------
 
-    def _start(self, frame: FrameObservations, out: list[LifecycleEvent]) -> None:
+    def _start(self, frame: TableView, out: list[LifecycleEvent]) -> None:
         self.hand_number += 1
-        self.tracker = HandTracker(self.sides, goal=self.goal, settings=self.settings.reconcile)
+        self.tracker = LandingTracker(self.layout, self.goal, self.settings.rules, self.draw_pile_spot,
+                                      self.found_layout)
         self.phase = Phase.IN_PLAY
         self._seen_events = self._seen_flags = 0
         out.append(LifecycleEvent(EventKind.HAND_STARTED, frame.index, self.hand_number))
 
     def _has_a_hand(self) -> bool:
-        """Whether the hand in play is one to end as pending: a card was counted, or the sides' whole cards lay
-        there unread (a deck Borne cannot read: all of them missed, which must not end in silence; test hand
-        53105 of `corner`, 12 plays, none read, no flag)."""
+        """Whether the hand in play is one to end as pending: a card was counted, or a card landed on a side unread
+        (a deck Borne cannot read: all of them missed, which must not end in silence)."""
         if self.tracker is None:
             return False
-        return self.tracker.state().any_played or bool(self.tracker.unread.flags())
+        return self.tracker.state().any_played or self.tracker.has_unread
 
     def _extension_may_come(self) -> bool:
         return (self.phase is Phase.FINISHED and self.pending is not None and self.goal != EXTENDED_GOAL
                 and self.tracker is not None and self.tracker.extension_called_by is None
                 and self.pending.termination is Termination.TRIP_COMPLETED)
 
-    def _report(self, frame: FrameObservations, state: HandState, out: list[LifecycleEvent]) -> None:
+    def _report(self, frame: TableView, state: HandState, out: list[LifecycleEvent]) -> None:
         self._report_at(frame.index, state, out)
 
     def _report_at(self, index: int, state: HandState, out: list[LifecycleEvent]) -> None:
@@ -287,7 +301,7 @@ class HandLifecycle:
             out.append(LifecycleEvent(EventKind.FLAGGED, index, self.hand_number, message=f"{f.side}: {f.message}"))
         self._seen_flags = len(state.flags)
 
-    def _check_end(self, frame: FrameObservations, state: HandState, out: list[LifecycleEvent]) -> None:
+    def _check_end(self, frame: TableView, state: HandState, out: list[LifecycleEvent]) -> None:
         assert self.tracker is not None
         if state.completer is not None:
             self._finish(frame, Termination.TRIP_COMPLETED, out)
@@ -296,7 +310,7 @@ class HandLifecycle:
         if not state.draw_pile and last is not None and frame.time - last >= self.settings.play_stopped_after_s:
             self._finish(frame, Termination.PLAY_STOPPED, out)
 
-    def _finish(self, frame: FrameObservations, how: Termination, out: list[LifecycleEvent]) -> None:
+    def _finish(self, frame: TableView, how: Termination, out: list[LifecycleEvent]) -> None:
         self._finish_at(frame.index, how, out)
 
     def _finish_at(self, frame_index: int, how: Termination, out: list[LifecycleEvent]) -> None:
@@ -312,7 +326,7 @@ class HandLifecycle:
         self.phase = Phase.FINISHED
         out.append(LifecycleEvent(EventKind.HAND_PENDING, frame_index, self.hand_number, pending=self.pending))
 
-    def _make_final_or_hold(self, frame: FrameObservations, out: list[LifecycleEvent]) -> None:
+    def _make_final_or_hold(self, frame: TableView, out: list[LifecycleEvent]) -> None:
         """The table was cleared: the pending hand is final, unless it has open flags or an earlier hand waits
         (then it is held for a person)."""
         p = self.pending

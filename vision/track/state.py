@@ -15,20 +15,13 @@ from scoring.hand import EXTENDED_GOAL, HandRecord, SafetyPlay, SideRecord
 
 
 class FlagReason(Enum):
-    """Why a card seen consistently was not counted, or why a counted one is in doubt."""
+    """Why a card that landed was not counted, or why a counted one is in doubt."""
 
     PAST_GOAL = "past_goal"
     THIRD_200 = "third_200"
     DECK_COUNT = "deck_count"
     SAFETY_TWICE = "safety_twice"
     AFTER_TRIP = "after_trip"
-    SELDOM_SEEN = "seldom_seen"
-    """Counted, then gone: seen in a few frames only and not for a long while since (a card lies on the
-    table for the rest of the hand). The card stays counted; a person should check it."""
-    MIXED_COLUMN = "mixed_column"
-    """A column of distance cards read as two values or more in :attr:`ReconcileSettings.mixed_column_frames`
-    frames running (one of its cards is probably misread, or a card was laid on the wrong column). The
-    counts stand as read; a person should check the column."""
     STOPPED = "stopped"
     """Counted, and flagged: a distance card while the side's battle pile showed a hazard (or a remedy with
     no Roll on it, where the rules ask for one); see :mod:`vision.track.rule_checks`."""
@@ -38,9 +31,8 @@ class FlagReason(Enum):
     """Counted, and flagged: a safety laid sideways that answers no matching attack laid on its side just
     before (a safety misread as sideways, or the attack missed)."""
     UNREAD = "unread"
-    """The hand ended with whole face-up cards on a side that could not be read, frame after frame (a deck
-    Borne reads badly, the camera too far, a box on something that is no card): its count may lack them. Of the
-    side, no card."""
+    """A card landed on a side that could not be read (a deck Borne reads badly, the camera too far, something
+    laid there that is no card): its count may lack it. Of the side, no card."""
     UNFINISHED = "unfinished"
     """The hand ended (the table cleared, the source stopped) with cards left in the draw pile and no
     side at the goal: a hand is played until one side completes the trip or the draw pile is gone,
@@ -52,13 +44,13 @@ class PlayEvent:
     """A card the tracker decided was played."""
 
     frame: int
-    """The frame in which the card was first seen (when it landed)."""
+    """The frame in which the card was read: the clear view after it landed."""
     time: float
     side: str
     card: Card
     sideways: bool
     decided_frame: int
-    """The frame in which the vote counted it (``decided_frame - frame`` is the delay in frames)."""
+    """The frame in which it was counted (the same clear view: a landing is decided as it is read)."""
     decided_time: float
     confidence: float
 
