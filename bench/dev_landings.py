@@ -1,8 +1,10 @@
-"""The plain method of the landings (issue "Every play read once"), measured on filmed hands: each card that
-came to rest found as a change against the last clear view (vision/landing/watch.py) and read once, whole, at
-full resolution by the edition's faces (vision/landing/reading.py). No detector, no tracker.
+"""The landings measured on filmed hands, through the live pipeline itself (vision/pipeline.py, as `borne replay`
+runs it): each card that came to rest found as a change against the last clear view (vision/landing/watch.py),
+read once, whole, at full resolution (vision/landing/reading.py), and the hand as its landings
+(vision/landing/tracker.py); the shipped detector reads only the first view (and the table when it may be cleared).
 
-    .venv/bin/python bench/dev_landings.py build/landings-2d-dev/seq_000* [--video-recogniser] [--save-misses build/landing-misses]
+    .venv/bin/python bench/dev_landings.py build/landings-dev/*/hand_000 [--save-misses build/landing-misses]
+    .venv/bin/python bench/dev_landings.py build/landings-2d-dev/seq_000* --fps 5
 
 Each hand folder is a `borne data sequences` or `borne data photo-sequences` hand (frames/, truth/,
 events.json; sequence.json names a photo-real hand's edition). A play's truth is its card as the truth of the
@@ -12,10 +14,9 @@ the play of the nearest unmatched card within half a card's length, laid at most
 Prints, per hand and in all: plays, found, read right, read wrong, unread, phantoms (plays the hand counted
 that match no play made; "scoring": a distance card or a safety on a side, the ones a score counts), backs (the draw pile's top going: no play), changes handed on (and of them, cards seen
 again: no play), plays read right and placed right (side or
-the middle, pile, crosswise; vision/landing/hand.py), departures (a pile's top card going), hands exact (every
-side's distance cards and safeties, coups fourrés included, as hand.json records them, from the landings
-alone: no census), flagged (a play breaking a rule of play by its side's piles, or a count a hand can hold)
-and wrong in silence, the outline's corner error (median, share of the card's length), and the
+the middle, pile, crosswise; vision/landing/hand.py), departures (a pile's top card going), hands exact (the hand record
+`borne replay` prints: every side's distance cards and safeties, coups fourrés included, as hand.json records
+them), flagged (any flag raised) and wrong in silence, the outline's corner error (median, share of the card's length), and the
 watch's and the reading's time per frame.
 """
 
@@ -24,7 +25,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,11 +36,10 @@ sys.path.insert(0, str(ROOT))
 
 from scoring.cards import Card  # noqa: E402
 from scoring.hand import SafetyPlay  # noqa: E402
-from vision.landing.card_size import CardSize  # noqa: E402
-from vision.landing.hand import LandedHand  # noqa: E402
-from vision.landing.reading import Landing, read_change  # noqa: E402
-from vision.landing.watch import MotionWatch  # noqa: E402
-from vision.read.models import load_recogniser, load_video_recogniser  # noqa: E402
+from vision.landing.reading import Landing  # noqa: E402
+from vision.pipeline import Pipeline  # noqa: E402
+from vision.read.frame_reader import FrameReader  # noqa: E402
+from vision.sources import Frame  # noqa: E402
 from vision.table.layout import TableLayout  # noqa: E402
 
 LONG_CARD = 80
@@ -173,18 +172,18 @@ def corner_error(found: np.ndarray, truth: np.ndarray) -> float:
     return float(np.mean([np.min(np.linalg.norm(found - c, axis=1)) for c in truth]) / card_length(truth))
 
 
-def measure(folder: Path, recognisers: dict, misses: Path | None, video: bool = False, verbose: bool = False) -> Tally:
+def measure(folder: Path, readers: dict, misses: Path | None, verbose: bool = False, fps: float | None = None) -> Tally:
     edition = edition_of(folder)
-    if edition not in recognisers:
-        recognisers[edition] = load_video_recogniser(edition) if video else load_recogniser(edition, faces=True, outline_first=True)
-    recogniser = recognisers[edition]
+    if edition not in readers:
+        readers[edition] = FrameReader.from_models(edition, moved_only=False)
+    settings = json.loads((folder / "sequence.json").read_text()) if (folder / "sequence.json").is_file() else {}
+    fps = fps or float(settings.get("fps", 10.0))
+    record = json.loads((folder / "hand.json").read_text()) if (folder / "hand.json").is_file() else {}
+    pipeline = Pipeline(readers[edition], layout_of(folder), goal=record.get("goal"), fps=fps)
     plays = truth_plays(folder)
-    size = CardSize()
-    watch = MotionWatch(size)
     tally = Tally(plays=len(plays), shown=sum(p.corners is not None for p in plays),
                   shown_long=sum(p.corners is not None and card_length(p.corners) >= LONG_CARD for p in plays))
     landings: list[Landing] = []
-    views: list[list[Landing]] = []
     images = {}
     for path in sorted((folder / "frames").glob("*.jpg")):
         index = int(path.stem)
@@ -193,28 +192,24 @@ def measure(folder: Path, recognisers: dict, misses: Path | None, video: bool = 
         read = cv2.imread(str(path))
         if read is None:
             raise SystemExit(f"{path}: not an image")
-        image = np.asarray(read, dtype=np.uint8)
-        t = time.perf_counter()
-        look = watch.look(index, image)
-        tally.watch_s += time.perf_counter() - t
+        result = pipeline.process(Frame(index, index / fps, np.asarray(read, dtype=np.uint8)))
         tally.frames += 1
-        t = time.perf_counter()
-        view = []
-        for change in look.changes:
-            view.append(read_change(recogniser, image, change, size, [x.on_table for x in landings[-40:]]))
-            landings.append(view[-1])
-            images[len(landings) - 1] = image
-        views.append(view)
-        tally.read_s += time.perf_counter() - t
-    record = json.loads((folder / "hand.json").read_text()) if (folder / "hand.json").is_file() else {}
-    hand = LandedHand(layout_of(folder), goal=int(record.get("goal", 700)))
-    placed = {id(landing): play for view in views for landing, play in zip(view, hand.land_all(view), strict=True)}
+        for landing in result.landings:
+            landings.append(landing)
+            images[len(landings) - 1] = result.frame.image
+    pipeline.finish()
+    tally.watch_s, tally.read_s = pipeline.seconds["watch"], pipeline.seconds["read"]
+    tracker = pipeline.lifecycle.tracker
+    assert tracker is not None
+    hand = tracker.hand
+    placed = {id(p.landing): p for p in hand.plays}
     tally.departures = len(hand.departures)
-    if (folder / "hand.json").is_file():
+    if record:
+        out = pipeline.replay_json()
         tally.hands = 1
-        tally.exact = int(census_of(json.loads((folder / "hand.json").read_text())) == hand.census())
-        tally.flagged = int(hand.flagged)
-        tally.silent = int(not tally.exact and not hand.flagged)
+        tally.exact = int(out["hand"]["sides"] == record["sides"])
+        tally.flagged = int(bool(out["flags"]))
+        tally.silent = int(not tally.exact and not tally.flagged)
     tally.changes = len(landings)
     tally.again = len(hand.again)
     not_plays = {id(x) for x in hand.again + hand.departures}
@@ -228,7 +223,7 @@ def measure(folder: Path, recognisers: dict, misses: Path | None, video: bool = 
                 if p.found is None and p.corners is not None and p.frame <= landing.frame <= p.frame + FOLLOW]
         near = [(d, p) for d, p in near if p.corners is not None and d < 0.5 * np.linalg.norm(p.corners[0] - p.corners[2])]
         if not near:
-            counted = placed[id(landing)]
+            counted = placed.get(id(landing))
             if counted is not None:
                 tally.phantoms += 1
                 tally.scoring_phantoms += counted.side is not None and (counted.card.is_distance or counted.card.is_safety)
@@ -246,7 +241,7 @@ def measure(folder: Path, recognisers: dict, misses: Path | None, video: bool = 
         elif card.value == play.card:
             tally.right += 1
             tally.right_long += card_length(play.corners) >= LONG_CARD
-            where = placed[id(landing)]
+            where = placed.get(id(landing))
             if where is not None and (where.side, where.pile, where.crosswise) == (play.side, play.pile, play.sideways):
                 tally.placed += 1
             elif verbose:
@@ -280,16 +275,15 @@ def _save(misses: Path | None, folder: Path, k: int, image: np.ndarray | None, l
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("hands", nargs="+", type=Path, help="hand folders (frames/, truth/, events.json)")
-    parser.add_argument("--video-recogniser", action="store_true",
-                        help="read with what `borne replay` reads a video's cards with (the generic's fitted recogniser "
-                        "first), not the edition's faces alone")
+    parser.add_argument("--fps", type=float, default=None,
+                        help="the hands' frame rate where they do not say it (a 2-D hand has no sequence.json; default 10)")
     parser.add_argument("--verbose", action="store_true", help="say each card read right and placed wrong")
     parser.add_argument("--save-misses", type=Path, default=None, help="write a crop of each miss and misreading here")
     args = parser.parse_args()
     total = Tally()
-    recognisers: dict = {}
+    readers: dict = {}
     for folder in args.hands:
-        tally = measure(folder, recognisers, args.save_misses, args.video_recogniser, args.verbose)
+        tally = measure(folder, readers, args.save_misses, args.verbose, args.fps)
         print(tally.line(f"{folder.parent.name}/{folder.name}"), flush=True)
         total.add(tally)
     print(total.line("all"))

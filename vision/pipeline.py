@@ -24,8 +24,9 @@ from vision.flag_pictures import FlagPictures, flag_key, flag_picture
 from vision.landing.card_size import CardSize
 from vision.landing.reading import Landing, gone, read_change
 from vision.landing.tracker import TableView
-from vision.landing.watch import SETTLE_FRAMES, Look, MotionWatch, through
+from vision.landing.watch import SETTLE_FRAMES, Change, Look, MotionWatch, through
 from vision.read.frame_reader import FrameReader, FrameReading
+from vision.read.recogniser import Reading
 from vision.read.sighting import Sighting
 from vision.sources import Frame, FrameFeed, paced
 from vision.sources.frames import DEFAULT_FPS, frames_for
@@ -109,6 +110,9 @@ class Pipeline:
         self.landed: list[Landing] = []
         """The landings since the table was last bare, oldest first."""
         self._gathered: dict[int, TableView] = {}
+        self._asking = False
+        self._empty = False
+        self._unread: list[Landing] = []
         self._last_index = -1
         self._last_time = 0.0
         self._busy = 0.0
@@ -140,20 +144,25 @@ class Pipeline:
         if self.before_read is not None:
             self.before_read(frame)
         image = frame.image
+        in_play: tuple[Landing, ...] = ()
         if self.first_view is None:
             self.first_view = self.reader.read(image)
             self._know_the_draw_pile(self.lifecycle)
+            in_play = self._in_play(frame.index)
         look = self.watch.look(frame.index, image)
         watched = time.perf_counter()
         known = [x.on_table for x in self.landed[-KNOWN_OUTLINES:]]
-        landings = tuple(gone(change) if change.bare else read_change(self.recogniser, image, change, self.card_size, known)
-                         for change in look.changes)
+        landings = in_play or tuple(
+            gone(change) if change.bare else read_change(self.recogniser, image, change, self.card_size, known)
+            for change in look.changes)
         read = time.perf_counter()
-        if look.bare:
+        empty = look.bare or self._cleared(look, landings, image)
+        landings = self._unread_waits(landings, empty, look)
+        if empty:
             self.landed.clear()
         self.landed.extend(landings)
         index, at = frame.index + self.frame_offset, frame.time + self.time_offset
-        view = TableView(index, at, landings, look.bare)
+        view = TableView(index, at, landings, empty, in_play=bool(in_play))
         reading = self._reading(look)
         events: tuple[LifecycleEvent, ...] = ()
         found = None
@@ -182,6 +191,43 @@ class Pipeline:
         self._busy += done - started
         self.last = FrameResult(frame, look, landings, reading, census, events, done - started)
         return self.last
+
+    def _in_play(self, frame: int) -> tuple[Landing, ...]:
+        """The face-up cards the first view showed on the sides, each as a landing (a hand already in play)."""
+        assert self.first_view is not None
+        census = take_census(list(self.first_view.sightings), self.layout)
+        seen = [c.sighting for side in census.sides for c in side.cards] + list(census.unassigned)
+        cards = [s for s in seen if s.face_up and s.card is not None]
+        identity = np.eye(2, 3)
+        return tuple(Landing(frame, np.asarray(s.corners, dtype=np.float64), Reading(s.card, float(s.confidence)),
+                             Change(frame, np.asarray(s.corners, dtype=np.float64), identity)) for s in cards)
+
+    def _cleared(self, look: Look, landings: tuple[Landing, ...], image: Any) -> bool:
+        """Whether the table is bare though the first view was not (the camera started on a hand in play): once
+        cards went or a sweep settled, the next still frame is read whole, and no face-up card on any side is a
+        cleared table (until something moves again)."""
+        if look.settled or any(x.change.bare or x.reading.card is None for x in landings):
+            self._asking = True
+        if look.moving or landings:
+            self._empty = False
+            return False
+        if self._asking:
+            self._asking = False
+            census = take_census(list(self.reader.read(image).sightings), self.layout)
+            self._empty = not any(c.sighting.face_up for side in census.sides for c in side.cards)
+        return self._empty
+
+    def _unread_waits(self, landings: tuple[Landing, ...], empty: bool, look: Look) -> tuple[Landing, ...]:
+        """Changes that named no card wait for the next still frame: where the table then proves cleared, they were
+        the cards going; else they are taken in then (an unread card, a card picked up, the draw pile gone)."""
+        unread = [x for x in landings if x.reading.card is None and not x.reading.back]
+        self._unread.extend(unread)
+        landings = tuple(x for x in landings if all(x is not u for u in unread))
+        if self._unread and not look.moving and not unread:
+            waited, self._unread = self._unread, []
+            if not empty:
+                landings = (*waited, *landings)
+        return landings
 
     def _know_the_draw_pile(self, lifecycle: HandLifecycle) -> None:
         """Tell the lifecycle where the first view showed the draw pile (its surest back), and whether the zones

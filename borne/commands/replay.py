@@ -73,7 +73,7 @@ def _replay(args: argparse.Namespace) -> int:
         reader = FrameReader(detector, load_video_recogniser(args.edition))
         before = detector.seek
     else:
-        reader = FrameReader.from_models(args.edition)
+        reader = FrameReader.from_models(args.edition, moved_only=False)  # read whole, at a few views only
     pipeline = Pipeline(reader, layout, goal=args.goal, before_read=before, seating=seating,
                         fps=getattr(source, "fps", None))
     warned = False

@@ -340,7 +340,7 @@ def _build_pipeline(args: argparse.Namespace, layout: Any, source: Any, *, demo:
         reader = FrameReader(truth, load_video_recogniser(args.edition))
         before = truth.seek
     else:
-        reader = FrameReader.from_models(args.edition)
+        reader = FrameReader.from_models(args.edition, moved_only=False)  # read whole, at a few views only
     # a camera slower than the pipeline gives it every frame at its own rate (a Pi at 4 frames a second); a faster
     # one is read as often as the pipeline keeps up, about 10 frames a second
     rate = getattr(source, "fps", None)

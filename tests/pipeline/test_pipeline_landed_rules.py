@@ -26,7 +26,7 @@ class Hand(ScriptedTable):
         return []
 
     def lay(self, *cards: Laid, draw_pile: bool = True):
-        self.show(cards, times=3, draw_pile=draw_pile)
+        self.show(cards, times=10, draw_pile=draw_pile)  # a turn: a second
         return self.state
 
 
@@ -115,7 +115,7 @@ def test_a_distance_card_on_a_stop_is_counted_and_flagged_with_its_frame_and_pla
     state = h.lay(pile("North", Card.ROLL), pile("North", Card.STOP), *hundreds)
     assert distance(state, "North") == {100: 2}
     (flag,) = state.flags
-    assert (flag.reason, flag.side, flag.card, flag.frame) == (FlagReason.STOPPED, "North", Card.DISTANCE_100, 6)
+    assert (flag.reason, flag.side, flag.card, flag.frame) == (FlagReason.STOPPED, "North", Card.DISTANCE_100, 20)
     assert flag.where is not None and abs(flag.where[0] - 100) < 1
     assert "Stop" in flag.message
 

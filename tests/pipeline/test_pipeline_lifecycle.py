@@ -13,6 +13,7 @@ from vision.track.lifecycle import HandLifecycle, LifecycleSettings, Phase, Term
 
 class Table(ScriptedTable):
     def __init__(self, goal: int = 1000, **settings) -> None:
+        settings.setdefault("again_within_frames", 1)  # a card laid every few frames here: no re-reading
         self.life = HandLifecycle(LAYOUT, goal, LifecycleSettings(**settings))
         self.life.draw_pile_spot = outline(*PILE)
         super().__init__(lambda view: self.life.update(view))

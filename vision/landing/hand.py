@@ -42,6 +42,12 @@ from vision.track.rule_checks import PileCard, PlayRules, RuleBreach, SidePiles,
 DISCARD = "discard"
 SAME_SPOT = 0.5
 """Two outlines overlapping this much (IoU) lie on one pile."""
+AGAIN_WITHIN = 6
+"""A change read as the card its side landed on nearly the same spot at most this many frames before (0.6 s at 10
+frames a second) is that card seen again: what was left of its change, a corner the arm still hid. A player's
+next card comes a turn later."""
+NEAR_SPOT = 0.25
+"""... nearly the same spot: the outlines overlap at least this much (IoU; a column's next card a strip lower too)."""
 SAME_CARD = 0.7
 """A change read as the card on top of its spot, on an outline overlapping it this much, is that card seen
 again (what was left of its change, a shadow that went), not a second one: a column's next card lies a strip
@@ -112,8 +118,12 @@ class LandedHand:
     """Changes that were a card going (the card under it read again)."""
     again: list[Landing] = field(default_factory=list)
     """Changes that were a card already counted, seen again."""
+    taken: list[Play] = field(default_factory=list)
+    """Plays picked up again (a card moved lands again elsewhere): no longer counted."""
     middle: NDArray[np.float64] | None = None
     """Where the draw pile lies when the zones were found from the table (:func:`side_of`)."""
+    again_within: int = AGAIN_WITHIN
+    """:data:`AGAIN_WITHIN` at the camera's rate."""
     goal: int = 700
     """The hand's goal (km) as it began: no side may pass it (1,000 once the extension is called)."""
     rules: PlayRules = field(default_factory=PlayRules)
@@ -134,10 +144,12 @@ class LandedHand:
     """(side, pile, card) for each card that came on top of a side's battle, speed or safety pile, a card shown
     again as the attack over it went included."""
 
-    def land(self, landing: Landing) -> Play | None:
-        """Take in a landing: the play it is, or ``None`` (no card read, or the card on top of a pile went)."""
-        if landing.change.bare:  # a card went, the table under it bare: picked up, or the table being cleared
+    def land(self, landing: Landing, *, checked: bool = True) -> Play | None:
+        """Take in a landing: the play it is, or ``None`` (no card read, or a card went). ``checked``: held to the
+        rules of play by its side's piles (not the cards found on a table already in play: their order is unknown)."""
+        if landing.change.bare or self._gone(landing):  # picked up (a card moved, taken back)
             self.departures.append(landing)
+            self._take_back(landing)
             return None
         play = place(landing, self.layout, self.middle)
         if play is None:
@@ -146,15 +158,17 @@ class LandedHand:
             return None
         here = landing.on_table
         stack = next((s for s in self._stacks if iou(s[-1].landing.on_table, here) >= SAME_SPOT), None)
-        seen = stack is not None and stack[-1].card is play.card and iou(stack[-1].landing.on_table, here) >= SAME_CARD
-        if seen or (play.card.is_safety and any(p.card is play.card for p in self.plays)):  # one of each safety
-            self.again.append(landing)
-            return None
         if stack is not None and len(stack) >= 2 and stack[-2].card is play.card and self._answered(stack[-1]):
             gone = stack.pop()
             assert gone.side is not None
             self._piles.append((gone.side, gone.pile, PileCard(landing.frame, play.card)))
             self.departures.append(landing)
+            return None
+        seen = stack is not None and stack[-1].card is play.card and iou(stack[-1].landing.on_table, here) >= SAME_CARD
+        seen = seen or any(p.card is play.card and p.side == play.side and 0 < landing.frame - p.landing.frame <= self.again_within
+                           and iou(p.landing.on_table, here) >= NEAR_SPOT for p in self.plays[-4:])
+        if seen or (play.card.is_safety and any(p.card is play.card for p in self.plays)):  # one of each safety
+            self.again.append(landing)
             return None
         if stack is None:
             self._stacks.append([play])
@@ -167,18 +181,36 @@ class LandedHand:
             return play
         if play.side is not None:
             self._extend(play)
-            breach = self._breach(play)
+            breach = self._breach(play) if checked else None
             if breach is not None:
                 self.breaches.append(breach)
-            if play.pile != "distance":
+            if play.pile != "distance" and checked:  # the piles' order is known only as cards come
                 self._piles.append((play.side, play.pile, PileCard(landing.frame, play.card)))
         return play
+
+    def _take_back(self, landing: Landing) -> None:
+        """The card on top where a card went is no longer on the table: a card moved lands again elsewhere (one
+        play), one taken back is no play."""
+        here = landing.on_table
+        stack = max(self._stacks, key=lambda s: iou(s[-1].landing.on_table, here), default=None)
+        if stack is not None and iou(stack[-1].landing.on_table, here) >= SAME_SPOT:
+            self.taken.append(stack.pop())
+            if not stack:
+                self._stacks.remove(stack)
+
+    def _gone(self, landing: Landing) -> bool:
+        """A change that names no card where a card lay, on nearly its outline: that card went (a card laid
+        unread on a column's foot lies a strip lower)."""
+        if landing.reading.card is not None or landing.reading.back:
+            return False
+        here = landing.on_table
+        return any(iou(p.landing.on_table, here) >= SAME_CARD for p in self.plays)
 
     @property
     def counted(self) -> list[Play]:
         """The plays on the sides that count (the refused ones left out), in the order they landed."""
-        refused = {id(p) for p, _ in self.refused}
-        return [p for p in self.plays if p.side is not None and id(p) not in refused]
+        left_out = {id(p) for p, _ in self.refused} | {id(p) for p in self.taken}
+        return [p for p in self.plays if p.side is not None and id(p) not in left_out]
 
     @property
     def effective_goal(self) -> int:
@@ -230,7 +262,7 @@ class LandedHand:
         return check_play_on_piles(TablePlay(play.side, play.card, play.crosswise, play.landing.frame), piles,
                                    self.rules, counted)
 
-    def land_all(self, landings: list[Landing]) -> list[Play | None]:
+    def land_all(self, landings: list[Landing], *, checked: bool = True) -> list[Play | None]:
         """Take in the landings of one clear view, safeties first; what each one is, in the order given."""
         def safety_first(k: int) -> bool:
             card = landings[k].reading.card
@@ -239,7 +271,7 @@ class LandedHand:
         order = sorted(range(len(landings)), key=safety_first)
         out: list[Play | None] = [None] * len(landings)
         for k in order:
-            out[k] = self.land(landings[k])
+            out[k] = self.land(landings[k], checked=checked)
         return out
 
     def _answered(self, top: Play) -> bool:

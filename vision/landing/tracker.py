@@ -25,7 +25,7 @@ from numpy.typing import NDArray
 from scoring.cards import DISTANCE_VALUES, Card
 from scoring.hand import GOALS, HandRecord, SafetyPlay
 from vision.geometry import iou
-from vision.landing.hand import LandedHand, Play, side_of
+from vision.landing.hand import AGAIN_WITHIN, LandedHand, Play, side_of
 from vision.landing.reading import Landing
 from vision.landing.watch import Change
 from vision.read.recogniser import Reading
@@ -48,6 +48,8 @@ class TableView:
     landings: tuple[Landing, ...] = ()
     table_empty: bool = False
     """The table is as bare as it was before the hand: every card cleared away."""
+    in_play: bool = False
+    """The landings are the cards already on the table when the camera started (read once from the first view)."""
 
 
 @dataclass
@@ -69,12 +71,14 @@ class LandingTracker:
     found_layout: bool = False
     """The zones were found from the table: around the draw pile lies the discard pile, nobody's
     (:func:`~vision.landing.hand.side_of`)."""
+    again_within: int = AGAIN_WITHIN
+    """Frames within which a card read again on its spot is no new play (:data:`vision.landing.hand.AGAIN_WITHIN`)."""
 
     def __post_init__(self) -> None:
         if self.goal not in GOALS:
             raise ValueError(f"a goal is 700 or 1000, not {self.goal}")
         middle = self.draw_pile_spot.mean(axis=0) if self.found_layout and self.draw_pile_spot is not None else None
-        self.hand = LandedHand(self.layout, middle=middle, goal=self.goal, rules=self.rules)
+        self.hand = LandedHand(self.layout, middle=middle, again_within=self.again_within, goal=self.goal, rules=self.rules)
         self.side_names = tuple(s.side for s in self.layout.sides)
         self.views: list[TableView] = []
         """The views that brought landings, in order (a snapshot's content)."""
@@ -99,7 +103,11 @@ class LandingTracker:
 
     def _land(self, view: TableView) -> None:
         hand = self.hand
-        for landing, play in zip(view.landings, hand.land_all(list(view.landings)), strict=True):
+        if view.in_play:
+            self._flags.append(Flag(view.index, view.time, None, None, FlagReason.IN_PLAY_AT_START,
+                                    f"the camera started on a hand in play: the {len(view.landings)} cards already there "
+                                    "were read once from the first view; check the counts"))
+        for landing, play in zip(view.landings, hand.land_all(list(view.landings), checked=not view.in_play), strict=True):
             if play is None:
                 self._watch_draw_pile(view, landing)
                 continue
@@ -108,6 +116,10 @@ class LandingTracker:
             if any(p is play for p in hand.counted) and (play.card.is_distance or play.card.is_safety):
                 self._events.append(PlayEvent(landing.frame, view.time, play.side or "", play.card, play.crosswise,
                                               view.index, view.time, float(landing.reading.confidence)))
+        counted = {id(p.landing) for p in hand.counted}
+        taken = [p for p in hand.taken if id(p.landing) not in counted]
+        self._events = [e for e in self._events
+                        if not any((t.landing.frame, t.side, t.card) == (e.frame, e.side, e.card) for t in taken)]
         self._flag_news(view)
 
     def _watch_draw_pile(self, view: TableView, landing: Landing) -> None:
@@ -249,10 +261,11 @@ class LandingTracker:
         return len(self.views)
 
     @classmethod
-    def from_state(cls, d: dict[str, Any], rules: PlayRules | None = None) -> LandingTracker:
+    def from_state(cls, d: dict[str, Any], rules: PlayRules | None = None, again_within: int = AGAIN_WITHIN) -> LandingTracker:
         spot = d.get("draw_pile_spot")
         tracker = cls(TableLayout.from_json(d["layout"]), int(d["goal"]), rules or PlayRules(),
-                      np.asarray(spot, dtype=np.float64) if spot is not None else None, bool(d.get("found_layout")))
+                      np.asarray(spot, dtype=np.float64) if spot is not None else None, bool(d.get("found_layout")),
+                      again_within)
         correction = d.get("correction")
         for k, view in enumerate(d["views"]):
             if correction is not None and k == int(correction["after_views"]):
@@ -264,7 +277,7 @@ class LandingTracker:
 
 
 def _view_to_state(view: TableView) -> dict[str, Any]:
-    return {"index": view.index, "time": view.time, "landings": [
+    return {"index": view.index, "time": view.time, "in_play": view.in_play, "landings": [
         {"frame": x.frame, "outline": x.on_table.round(2).tolist(), "card": x.reading.card.value if x.reading.card else None,
          "back": x.reading.back, "confidence": round(float(x.reading.confidence), 4), "bare": x.change.bare}
         for x in view.landings]}
@@ -277,4 +290,4 @@ def _view_from_state(d: dict[str, Any]) -> TableView:
         reading = Reading(Card(x["card"]) if x["card"] is not None else None, float(x["confidence"]), back=bool(x["back"]))
         landings.append(Landing(int(x["frame"]), outline, reading,
                                 Change(int(x["frame"]), outline, np.eye(2, 3), bool(x.get("bare")))))
-    return TableView(int(d["index"]), float(d["time"]), tuple(landings))
+    return TableView(int(d["index"]), float(d["time"]), tuple(landings), in_play=bool(d.get("in_play")))

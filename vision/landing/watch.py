@@ -95,6 +95,8 @@ class Look:
     """As :attr:`Change.camera`: where the first view's pixels are in this frame."""
     bare: bool = False
     """The table is still and as the first view showed it (before any card was laid, or every card cleared)."""
+    settled: bool = False
+    """A difference that is no card was taken into the reference this frame (the table swept, a shadow that stayed)."""
 
     @property
     def nudged(self) -> bool:
@@ -174,7 +176,7 @@ class MotionWatch:
         if settled.any():
             reference[settled] = small[settled]
         bare = not motion.any() and not changes and self._bare(small)
-        return Look(index, tuple(changes), bool(motion.any()), camera, bare=bare)
+        return Look(index, tuple(changes), bool(motion.any()), camera, bare=bare, settled=bool(settled.any()))
 
     def _bare(self, small: NDArray[np.float32]) -> bool:
         """Whether the frame (brought back onto the first view) shows the table as the first view did."""

@@ -24,6 +24,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from scoring.hand import EXTENDED_GOAL, HandRecord
+from vision.landing.hand import AGAIN_WITHIN
 from vision.landing.tracker import LandingTracker, TableView
 from vision.sources.frames import frames_for
 from vision.table.layout import TableLayout
@@ -54,6 +55,9 @@ class Termination(Enum):
 class LifecycleSettings:
     rules: PlayRules = PlayRules()
     """The rules of play each play is held to (:mod:`vision.track.rule_checks`)."""
+    again_within_frames: int = AGAIN_WITHIN
+    """A card read where its side landed the same card this many frames before is that card seen again
+    (:data:`vision.landing.hand.AGAIN_WITHIN`)."""
     cleared_table_frames: int = 5
     """A table counts as cleared after this many frames in a row with no face-up card in any side's
     zone. Raising it keeps a hand from ending when everything is briefly hidden; lowering it starts
@@ -71,7 +75,8 @@ class LifecycleSettings:
         """
         if not fps > 0:
             raise ValueError(f"a camera films more than 0 frames a second, not {fps}")
-        return replace(self, cleared_table_frames=frames_for(self.cleared_table_frames, fps))
+        return replace(self, cleared_table_frames=frames_for(self.cleared_table_frames, fps),
+                       again_within_frames=frames_for(self.again_within_frames, fps))
 
 
 @dataclass(frozen=True)
@@ -173,7 +178,8 @@ class HandLifecycle:
         lc.phase = Phase(d["phase"])
         lc.hand_number = int(d["hand_number"])
         tr = d["tracker"]
-        lc.tracker = LandingTracker.from_state(tr, fresh.settings.rules) if tr is not None else None
+        lc.tracker = LandingTracker.from_state(tr, fresh.settings.rules, fresh.settings.again_within_frames) \
+            if tr is not None else None
         lc.pending = _hand_from_state(d["pending"])
         lc.held = [h for h in (_hand_from_state(x) for x in d.get("held", ())) if h is not None]
         lc._seen_events, lc._seen_flags = int(d["seen_events"]), int(d["seen_flags"])
@@ -273,7 +279,7 @@ class HandLifecycle:
     def _start(self, frame: TableView, out: list[LifecycleEvent]) -> None:
         self.hand_number += 1
         self.tracker = LandingTracker(self.layout, self.goal, self.settings.rules, self.draw_pile_spot,
-                                      self.found_layout)
+                                      self.found_layout, self.settings.again_within_frames)
         self.phase = Phase.IN_PLAY
         self._seen_events = self._seen_flags = 0
         out.append(LifecycleEvent(EventKind.HAND_STARTED, frame.index, self.hand_number))

@@ -33,6 +33,9 @@ class FlagReason(Enum):
     UNREAD = "unread"
     """A card landed on a side that could not be read (a deck Borne reads badly, the camera too far, something
     laid there that is no card): its count may lack it. Of the side, no card."""
+    IN_PLAY_AT_START = "in_play_at_start"
+    """The camera started on a hand already in play: the cards already there were read once, from the first view
+    (column strips too), and counted; a person should confirm them. Of the whole hand: no side, no card."""
     UNFINISHED = "unfinished"
     """The hand ended (the table cleared, the source stopped) with cards left in the draw pile and no
     side at the goal: a hand is played until one side completes the trip or the draw pile is gone,

@@ -1,0 +1,98 @@
+"""The live pipeline on painted frames: a table already in play when the camera starts (read once, counted,
+flagged), a table cleared (the hand ends), a card moved (one play, no unread card), and a run taken back after a
+restart (no landing lost or doubled)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from scoring.cards import Card
+from tests.vision.test_vision_landing import H, W, arm, card_corners, face_of, lay, table
+from vision.pipeline import Pipeline
+from vision.read.frame_reader import FrameReading
+from vision.read.matcher import FaceMatcher
+from vision.read.models import faces_folder
+from vision.read.sighting import Sighting
+from vision.sources import Frame
+from vision.table.layout import SideZone, TableLayout
+from vision.track.lifecycle import Termination
+
+LAYOUT = TableLayout((SideZone("North", np.array([[0, 0], [W, 0], [W, 150], [0, 150]], float), (0.0, -1.0)),
+                      SideZone("South", np.array([[0, 210], [W, 210], [W, H], [0, H]], float), (0.0, 1.0))))
+
+
+@pytest.fixture(scope="module")
+def matcher() -> FaceMatcher:
+    return FaceMatcher.from_folder(faces_folder("generic"), "generic")
+
+
+class WholeTable:
+    """The whole table's reader: answers with the sightings given for the picture it is shown, else none."""
+
+    def __init__(self, recogniser: FaceMatcher, seen: list[tuple[np.ndarray, list[Sighting]]]) -> None:
+        self.recogniser = recogniser
+        self.seen = seen
+        self.reads = 0
+
+    def read(self, image: np.ndarray) -> FrameReading:
+        self.reads += 1
+        sightings = next((s for picture, s in self.seen if np.array_equal(picture, image)), [])
+        return FrameReading(tuple(sightings), None)
+
+
+def follow(pipeline: Pipeline, frames: list[np.ndarray], start: int = 0) -> None:
+    for i, image in enumerate(frames, start):
+        pipeline.process(Frame(i, i / 10, image))
+
+
+def test_a_table_in_play_at_the_first_view_is_counted_once_and_flagged_and_clearing_it_ends_the_hand(matcher):
+    north_100, south_75 = card_corners((150, 70), 0), card_corners((150, 290), 0)
+    in_play = lay(lay(table(), face_of(matcher, Card.DISTANCE_100), north_100), face_of(matcher, Card.DISTANCE_75),
+                  south_75)
+    more = lay(in_play, face_of(matcher, Card.DISTANCE_50), card_corners((320, 290), 0))
+    cleared = table()
+    reader = WholeTable(matcher, [(in_play, [Sighting(north_100, True, Card.DISTANCE_100, 0.9),
+                                             Sighting(south_75, True, Card.DISTANCE_75, 0.9)])])
+    pipeline = Pipeline(reader, LAYOUT, goal=1000)  # type: ignore[arg-type]
+    follow(pipeline, [in_play] * 3 + [arm(more, (330, 300))] + [more] * 3 + [arm(cleared, (200, 200))] + [cleared] * 12)
+    assert pipeline.lifecycle.pending is None and len(pipeline.lifecycle.held) == 1  # flagged: held for a person
+    (held,) = pipeline.lifecycle.held
+    assert held.termination is Termination.TABLE_CLEARED
+    assert held.record.side("North").distance[100] == 1 and held.record.side("South").distance == {
+        25: 0, 50: 1, 75: 1, 100: 0, 200: 0}
+    assert [e.card for e in held.events] == [Card.DISTANCE_100, Card.DISTANCE_75, Card.DISTANCE_50]
+    reasons = [f.reason.value for f in held.flags]
+    assert reasons == ["in_play_at_start", "unfinished"]  # the cards cleared away are no unread cards
+
+
+def test_a_card_moved_is_one_play_where_it_lies_now_and_no_unread_card(matcher):
+    empty = table()
+    roll = lay(empty, face_of(matcher, Card.ROLL), card_corners((520, 290), 0))
+    laid = lay(roll, face_of(matcher, Card.DISTANCE_25), card_corners((150, 290), 0))
+    moved = lay(roll, face_of(matcher, Card.DISTANCE_25), card_corners((330, 290), 0))  # to the next column
+    pipeline = Pipeline(WholeTable(matcher, []), LAYOUT, goal=1000)  # type: ignore[arg-type]
+    follow(pipeline, [empty] * 2 + [roll] * 3 + [laid] * 3 + [arm(moved, (330, 300))] + [moved] * 4)
+    state = pipeline.state
+    assert state is not None and [e.card for e in state.events] == [Card.DISTANCE_25]
+    assert state.sides[1].distance[25] == 1 and state.flags == ()
+    hand = pipeline.lifecycle.tracker.hand  # type: ignore[union-attr]
+    assert [p.card for p in hand.taken] == [Card.DISTANCE_25] and len(hand.departures) == 1
+
+
+def test_a_run_taken_back_after_a_restart_goes_on_with_no_landing_lost_or_doubled(matcher):
+    empty = table()
+    one = lay(empty, face_of(matcher, Card.DISTANCE_100), card_corners((150, 290), 0))
+    two = lay(one, face_of(matcher, Card.DISTANCE_200), card_corners((300, 290), 0))
+    three = lay(two, face_of(matcher, Card.DISTANCE_50), card_corners((450, 70), 0))
+    first = Pipeline(WholeTable(matcher, []), LAYOUT, goal=1000)  # type: ignore[arg-type]
+    follow(first, [empty] * 2 + [one] * 3 + [two] * 3)
+    snapshot = first.snapshot()
+    again = Pipeline(WholeTable(matcher, []), LAYOUT, goal=1000)  # type: ignore[arg-type]
+    again.restore(snapshot)
+    follow(again, [two] * 3 + [three] * 3)  # the camera's frames count from 0 again; a new first view
+    state = again.state
+    assert state is not None
+    assert [(e.side, e.card) for e in state.events] == [
+        ("South", Card.DISTANCE_100), ("South", Card.DISTANCE_200), ("North", Card.DISTANCE_50)]
+    assert state.flags == ()
