@@ -5,6 +5,7 @@ read once, whole, at full resolution (vision/landing/reading.py), and the hand a
 
     .venv/bin/python bench/dev_landings.py build/landings-dev/*/hand_000 [--save-misses build/landing-misses]
     .venv/bin/python bench/dev_landings.py build/landings-2d-dev/seq_000* --fps 5
+    .venv/bin/python bench/dev_landings.py --held-out-2d 50            # the 50 held-out 2-D hands (10 frames/s)
 
 Each hand folder is a `borne data sequences` or `borne data photo-sequences` hand (frames/, truth/,
 events.json; sequence.json names a photo-real hand's edition). A play's truth is its card as the truth of the
@@ -272,9 +273,28 @@ def _save(misses: Path | None, folder: Path, k: int, image: np.ndarray | None, l
     cv2.imwrite(str(misses / f"{folder.parent.name}-{folder.name}-f{landing.frame:04d}-{k:03d}-{what}.png"), crop)
 
 
+def held_out_2d(count: int, root: Path) -> list[Path]:
+    """The first ``count`` held-out 2-D hands, each rendered where it is missing (the data engine: only here)."""
+    from datasets.scene import SceneSpec
+    from datasets.sequence import generate_sequence
+    from datasets.textures import HELD_OUT_KINDS
+
+    folders = [root / f"hand_{h:03d}" for h in range(count)]
+    for h, folder in enumerate(folders):
+        if not (folder / "hand.json").is_file():
+            spec = SceneSpec(width=1280, height=720, surfaces=tuple(HELD_OUT_KINDS))
+            generate_sequence(folder, seed=70000 + h, spec=spec, sides=2, video=False, progress=False, fps=10)
+    return folders
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("hands", nargs="+", type=Path, help="hand folders (frames/, truth/, events.json)")
+    parser.add_argument("hands", nargs="*", type=Path, help="hand folders (frames/, truth/, events.json)")
+    parser.add_argument("--held-out-2d", type=int, default=0, metavar="N",
+                        help="also the N held-out 2-D hands (seeds 70000 on, 1280 x 720, 10 frames/s, the table surfaces no "
+                        "training run used: the split `bench_replay.py --hands 50 --seed 70000` rendered), rendered into "
+                        "--out where missing")
+    parser.add_argument("--out", type=Path, default=Path("build/hands-2d-50"), help="where the held-out 2-D hands are")
     parser.add_argument("--fps", type=float, default=None,
                         help="the hands' frame rate where they do not say it (a 2-D hand has no sequence.json; default 10)")
     parser.add_argument("--verbose", action="store_true", help="say each card read right and placed wrong")
@@ -282,7 +302,7 @@ def main() -> None:
     args = parser.parse_args()
     total = Tally()
     readers: dict = {}
-    for folder in args.hands:
+    for folder in [*args.hands, *held_out_2d(args.held_out_2d, args.out)]:
         tally = measure(folder, readers, args.save_misses, args.verbose, args.fps)
         print(tally.line(f"{folder.parent.name}/{folder.name}"), flush=True)
         total.add(tally)

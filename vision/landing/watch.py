@@ -56,6 +56,9 @@ MIN_RESPONSE = 0.1
 gives a low, broad one)."""
 JOINED_LENGTH = 1.15
 """Pieces of change are joined when together they are at most this many cards long."""
+STRIDE = 3
+"""The medians of a whole picture (the exposure's drift, a camera's misfit) are taken on every third small pixel
+each way: as sure, nine times cheaper."""
 ARM_MARGIN = 3
 """Small pixels around an arm where a region counts as touching it."""
 SETTLE_FRAMES = 10
@@ -147,7 +150,7 @@ class MotionWatch:
         camera = _full_frame(self._camera, self._scale)
         corrected = _gain_matched(small, reference)
         differs = _differs(corrected, reference)
-        moving = np.linalg.norm(small - before, axis=2) >= AT_REST
+        moving = _distance2(small, before) >= AT_REST ** 2
         self._still = np.where(moving, 0, self._still + 1)
         regions, others = self._regions(differs & ~moving)
         regions = self._joined(regions)
@@ -266,12 +269,18 @@ def through(points: NDArray[np.float64], camera: NDArray[np.float64]) -> NDArray
 def _gain_matched(small: NDArray[np.float32], reference: NDArray[np.float32]) -> NDArray[np.float32]:
     """``small`` with each Lab channel moved to the reference's by the median difference (exposure and white
     balance drift: the table, most of the picture, is unchanged)."""
-    offset = np.median((reference - small).reshape(-1, 3), axis=0)
+    offset = np.median((reference[::STRIDE, ::STRIDE] - small[::STRIDE, ::STRIDE]).reshape(-1, 3), axis=0)
     return small + offset.astype(np.float32)
 
 
 def _differs(small: NDArray[np.float32], reference: NDArray[np.float32]) -> NDArray[np.bool_]:
-    return np.linalg.norm(small - reference, axis=2) >= CHANGED
+    return _distance2(small, reference) >= CHANGED ** 2
+
+
+def _distance2(a: NDArray[np.float32], b: NDArray[np.float32]) -> NDArray[np.float32]:
+    """The squared Lab distance of each small pixel."""
+    d = a - b
+    return np.asarray(np.einsum("ijk,ijk->ij", d, d), dtype=np.float32)
 
 
 def _bitten(rect: tuple, motion: NDArray[np.bool_]) -> bool:
@@ -361,7 +370,7 @@ def _misfit(reference: NDArray[np.float32], seen: NDArray[np.float32], camera: N
     the exposure's drift taken out (an arm over a part of the table does not move it)."""
     back = _warped_back(seen, camera)
     m = 8  # the border a shift leaves unknown
-    d = back[m:-m, m:-m, 0] - reference[m:-m, m:-m, 0]
+    d = back[m:-m:STRIDE, m:-m:STRIDE, 0] - reference[m:-m:STRIDE, m:-m:STRIDE, 0]
     return float(np.median(np.abs(d - np.median(d))))
 
 
