@@ -145,12 +145,12 @@ class Pipeline:
             self.before_read(frame)
         image = frame.image
         in_play: tuple[Landing, ...] = ()
-        if self.first_view is None:
+        look = self.watch.look(frame.index, image)
+        watched = time.perf_counter()
+        if look.first:
             self.first_view = self.reader.read(image)
             self._know_the_draw_pile(self.lifecycle)
             in_play = self._in_play(frame.index)
-        look = self.watch.look(frame.index, image)
-        watched = time.perf_counter()
         known = [x.on_table for x in self.landed[-KNOWN_OUTLINES:]]
         landings = in_play or tuple(
             gone(change) if change.bare else read_change(self.recogniser, image, change, self.card_size, known)
@@ -233,9 +233,12 @@ class Pipeline:
         """Tell the lifecycle where the first view showed the draw pile (its surest back), and whether the zones
         were found from the table."""
         backs = [s for s in self.first_view.sightings if not s.face_up] if self.first_view is not None else []
+        lifecycle.found_layout = self.seating is not None
         if backs:
             lifecycle.draw_pile_spot = np.asarray(max(backs, key=lambda s: s.confidence).corners, dtype=np.float64)
-        lifecycle.found_layout = self.seating is not None
+            if lifecycle.tracker is not None and not lifecycle.tracker.views:  # the hand started a frame before
+                lifecycle.tracker.found_layout = lifecycle.found_layout
+                lifecycle.tracker.sees_the_draw_pile(lifecycle.draw_pile_spot)
 
     def _reading(self, look: Look) -> FrameReading:
         """The cards of the hand so far where they lie in this frame, and the draw pile as the first view showed it."""

@@ -92,6 +92,12 @@ class LandingTracker:
         self._correction: _Correction | None = None
         self._seen = (0, 0, 0)
 
+    def sees_the_draw_pile(self, spot: NDArray[np.float64]) -> None:
+        """Where the first view showed the draw pile (it may come a frame or two after the hand started)."""
+        self.draw_pile_spot = spot
+        if self.found_layout:
+            self.hand.middle = spot.mean(axis=0)
+
     # -- feeding ------------------------------------------------------------------------------
 
     def update(self, view: TableView) -> HandState:

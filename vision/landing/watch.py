@@ -65,6 +65,9 @@ SETTLE_FRAMES = 10
 """A difference that is no card (larger than one, a shadow) and has lain still this many frames is taken into the
 reference: the table was rearranged or swept, a bag put down. At 5 frames a second, 2 s (:class:`MotionWatch`
 takes the camera's rate)."""
+FIRST_STILL = 0.002
+"""A frame is still enough to be the first view when less than this share of its small pixels moved since the frame
+before."""
 BARE_REGION = 0.1
 """A change differing from the first view in less than this share of its pixels shows the bare table: a card went."""
 BARE_SHARE = 0.01
@@ -100,6 +103,8 @@ class Look:
     """The table is still and as the first view showed it (before any card was laid, or every card cleared)."""
     settled: bool = False
     """A difference that is no card was taken into the reference this frame (the table swept, a shadow that stayed)."""
+    first: bool = False
+    """This frame became the first view: the first one as still as the frame before it."""
 
     @property
     def nudged(self) -> bool:
@@ -136,12 +141,18 @@ class MotionWatch:
         self._width = SMALL_WIDTH
 
     def look(self, index: int, image: NDArray[np.uint8]) -> Look:
-        """Compare one frame (BGR, full size) with the reference; the first frame becomes the reference."""
+        """Compare one frame (BGR, full size) with the reference; the first still frame becomes the reference (the
+        first view: a camera may start while an arm is over the table)."""
         seen = self._small(image)
         if self._reference is None or self._before is None or self._first is None or self._still is None:
-            self._reference, self._before, self._first = seen, seen, seen.copy()
+            still = self._before is not None and self._before.shape == seen.shape \
+                and float((_distance2(seen, self._before) >= AT_REST ** 2).mean()) < FIRST_STILL
+            self._before = seen
+            if not still:
+                return Look(index, (), True, _full_frame(self._camera, self._scale))
+            self._reference, self._first = seen.copy(), seen.copy()
             self._still = np.zeros(seen.shape[:2], np.int32)
-            return Look(index, (), False, _full_frame(self._camera, self._scale), bare=True)
+            return Look(index, (), False, _full_frame(self._camera, self._scale), bare=True, first=True)
         reference, before = self._reference, self._before
         found = _registration(reference, seen, self._camera)
         self._camera = np.eye(2, 3, dtype=np.float32) if found is None else found
