@@ -96,3 +96,31 @@ def test_a_run_taken_back_after_a_restart_goes_on_with_no_landing_lost_or_double
     assert [(e.side, e.card) for e in state.events] == [
         ("South", Card.DISTANCE_100), ("South", Card.DISTANCE_200), ("North", Card.DISTANCE_50)]
     assert state.flags == ()
+
+
+def test_a_card_nudged_by_a_sleeve_is_no_second_play(matcher):
+    empty = table()
+    laid = lay(empty, face_of(matcher, Card.DISTANCE_100), card_corners((200, 290), 0))
+    nudged = lay(empty, face_of(matcher, Card.DISTANCE_100), card_corners((206, 294), 4))
+    pipeline = Pipeline(WholeTable(matcher, []), LAYOUT, goal=1000)  # type: ignore[arg-type]
+    follow(pipeline, [empty] * 2 + [laid] * 12 + [arm(nudged, (260, 330))] + [nudged] * 4)
+    state = pipeline.state
+    assert state is not None and [e.card for e in state.events] == [Card.DISTANCE_100] and state.flags == ()
+
+
+def test_a_card_drawn_from_the_pile_is_no_play_and_the_pile_gone_is_known(matcher):
+    back = matcher.back
+    assert back is not None
+    pile, twenty_five = card_corners((320, 180), 90), card_corners((150, 290), 0)
+    played = lay(table(), face_of(matcher, Card.DISTANCE_25), twenty_five)  # the hand in play when the camera starts
+    full = lay(played, back, pile)
+    on_side = Sighting(twenty_five, True, Card.DISTANCE_25, 0.9)
+    reader = WholeTable(matcher, [(full, [Sighting(pile, False, None, 0.9), on_side]), (played, [on_side])])
+    pipeline = Pipeline(reader, LAYOUT, goal=1000)  # type: ignore[arg-type]
+    follow(pipeline, [full] * 3 + [arm(full, (330, 200))] + [full] * 4)  # a card drawn: the next one shows the same back
+    state = pipeline.state
+    assert state is not None and [e.card for e in state.events] == [Card.DISTANCE_25] and state.draw_pile
+    follow(pipeline, [arm(played, (330, 200))] + [played] * 4, start=8)  # the last card drawn: the pile is gone
+    state = pipeline.state
+    assert state is not None and not state.draw_pile and [e.card for e in state.events] == [Card.DISTANCE_25]
+    assert [f.reason.value for f in state.flags] == ["in_play_at_start"]

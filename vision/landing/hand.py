@@ -32,8 +32,9 @@ from numpy.typing import NDArray
 from scoring.cards import SAFETY_AGAINST, Card
 from scoring.hand import EXTENDED_GOAL, SafetyPlay
 from scoring.plays import BrokenRule, check_play
-from vision.geometry import iou
+from vision.geometry import intersection_area, iou, polygon_area
 from vision.landing.reading import Landing
+from vision.landing.watch import on_table
 from vision.table.found_sides import PILE_CLEARANCE
 from vision.table.layout import TableLayout
 from vision.table.sideways import is_sideways
@@ -48,6 +49,8 @@ frames a second) is that card seen again: what was left of its change, a corner 
 next card comes a turn later."""
 NEAR_SPOT = 0.25
 """... nearly the same spot: the outlines overlap at least this much (IoU; a column's next card a strip lower too)."""
+NUDGED_COVER = 0.9
+"""A change over this share of the card on top where it lands, read as that card, is that card nudged."""
 SAME_CARD = 0.7
 """A change read as the card on top of its spot, on an outline overlapping it this much, is that card seen
 again (what was left of its change, a shadow that went), not a second one: a column's next card lies a strip
@@ -70,6 +73,14 @@ class Play:
         card = self.landing.reading.card
         assert card is not None  # only read landings are placed
         return card
+
+
+def _nudged(before: Landing, now: Landing) -> bool:
+    """Whether ``now`` is the card of ``before`` nudged (a sleeve, a knock): the change covers the card where it lay,
+    whole. The next card of a column leaves the top strip of the one it covers unchanged."""
+    old = before.on_table
+    changed = on_table(now.change.outline, now.change.camera)
+    return intersection_area(old, changed) >= NUDGED_COVER * polygon_area(old)
 
 
 def pile_of(card: Card) -> str:
@@ -167,6 +178,7 @@ class LandedHand:
         seen = stack is not None and stack[-1].card is play.card and iou(stack[-1].landing.on_table, here) >= SAME_CARD
         seen = seen or any(p.card is play.card and p.side == play.side and 0 < landing.frame - p.landing.frame <= self.again_within
                            and iou(p.landing.on_table, here) >= NEAR_SPOT for p in self.plays[-4:])
+        seen = seen or (stack is not None and stack[-1].card is play.card and _nudged(stack[-1].landing, landing))
         if seen or (play.card.is_safety and any(p.card is play.card for p in self.plays)):  # one of each safety
             self.again.append(landing)
             return None
