@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -93,6 +94,8 @@ class Tally:
     watch_s: float = 0.0
     read_s: float = 0.0
     frames: int = 0
+    quiet: list[float] = field(default_factory=list)
+    """Seconds the pipeline took on each frame where nothing landed (decoding the picture included)."""
 
     def add(self, other: Tally) -> None:
         for name in ("plays", "shown", "found", "right", "wrong", "unread", "phantoms", "scoring_phantoms", "backs", "shown_long", "right_long",
@@ -101,6 +104,7 @@ class Tally:
                      "exact", "watch_s", "read_s", "frames"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.corner_errors += other.corner_errors
+        self.quiet += other.quiet
 
     def line(self, name: str) -> str:
         err = f"{np.median(self.corner_errors):.3f}" if self.corner_errors else "-"
@@ -110,7 +114,8 @@ class Tally:
                 f"placed {self.placed:4d}  departures {self.departures:2d}  exact {self.exact}/{self.hands} "
                 f"(flagged {self.flagged}, wrong in silence {self.silent})  "
                 f"corner err {err}  watch {1000 * self.watch_s / max(self.frames, 1):.1f} ms/frame  "
-                f"read {1000 * self.read_s / max(self.changes, 1):.0f} ms/change")
+                f"read {1000 * self.read_s / max(self.changes, 1):.0f} ms/change  "
+                f"nothing landing: {1 / np.median(self.quiet) if self.quiet else 0:.1f} frames/s (median)")
 
 
 def events_of(folder: Path) -> list[dict]:
@@ -190,10 +195,13 @@ def measure(folder: Path, readers: dict, misses: Path | None, verbose: bool = Fa
         index = int(path.stem)
         if not (folder / "truth" / f"{path.stem}.json").is_file():
             break  # a frame still being written
+        started = time.perf_counter()
         read = cv2.imread(str(path))
         if read is None:
             raise SystemExit(f"{path}: not an image")
         result = pipeline.process(Frame(index, index / fps, np.asarray(read, dtype=np.uint8)))
+        if not result.landings and not result.look.first:
+            tally.quiet.append(time.perf_counter() - started)
         tally.frames += 1
         for landing in result.landings:
             landings.append(landing)
@@ -307,6 +315,16 @@ def main() -> None:
         print(tally.line(f"{folder.parent.name}/{folder.name}"), flush=True)
         total.add(tally)
     print(total.line("all"))
+    if readers:
+        reader = next(iter(readers.values()))
+        image = cv2.imread(str(sorted((([*args.hands] or [args.out / "hand_000"])[0] / "frames").glob("*.jpg"))[0]))
+        times = []
+        for _ in range(5):
+            started = time.perf_counter()
+            reader.detector.detect(image)
+            times.append(time.perf_counter() - started)
+        print(f"one bare inference of the tiled detector on a whole frame: median {1000 * float(np.median(times)):.1f} ms "
+              "(the pipeline runs it at the first view and where the table may have been cleared)")
 
 
 if __name__ == "__main__":
