@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from vision.flag_pictures import FlagPictures, flag_key, flag_picture
+from vision.geometry import intersection_area, polygon_area
 from vision.landing.card_size import CardSize
 from vision.landing.reading import Landing, gone, read_change
 from vision.landing.tracker import TableView
@@ -46,6 +47,9 @@ FLAG_PICTURE_LATE_FRAMES = 5
 10 frames a second (the same time at another rate)."""
 KNOWN_OUTLINES = 40
 """The latest landings whose outlines a change is also read on (a card laid on a pile lies where the last did)."""
+KNOWN_COVER = 0.85
+"""A card the first view shows lying this much inside a card the hand taken back after a restart has (a strip of
+its column, the card itself) is that card."""
 WATCH_RATE = 5.0
 """The frame rate :data:`~vision.landing.watch.SETTLE_FRAMES` is given at."""
 
@@ -113,6 +117,7 @@ class Pipeline:
         self._asking = False
         self._empty = False
         self._unread: list[Landing] = []
+        self._restored = False
         self._last_index = -1
         self._last_time = 0.0
         self._busy = 0.0
@@ -162,7 +167,7 @@ class Pipeline:
             self.landed.clear()
         self.landed.extend(landings)
         index, at = frame.index + self.frame_offset, frame.time + self.time_offset
-        view = TableView(index, at, landings, empty, in_play=bool(in_play))
+        view = TableView(index, at, landings, empty, in_play=bool(in_play) and not self._restored)
         reading = self._reading(look)
         events: tuple[LifecycleEvent, ...] = ()
         found = None
@@ -193,11 +198,15 @@ class Pipeline:
         return self.last
 
     def _in_play(self, frame: int) -> tuple[Landing, ...]:
-        """The face-up cards the first view showed on the sides, each as a landing (a hand already in play)."""
+        """The face-up cards the first view showed, each as a landing (a hand already in play); after a restart,
+        those the hand taken back lacks (laid while Borne was down)."""
         assert self.first_view is not None
         census = take_census(list(self.first_view.sightings), self.layout)
         seen = [c.sighting for side in census.sides for c in side.cards] + list(census.unassigned)
-        cards = [s for s in seen if s.face_up and s.card is not None]
+        known = [x.on_table for x in self.landed]  # a hand taken back after a restart: the cards it has
+        cards = [s for s in seen if s.face_up and s.card is not None and not any(
+            intersection_area(np.asarray(s.corners, dtype=np.float64), q) >= KNOWN_COVER * polygon_area(s.corners)
+            for q in known)]
         identity = np.eye(2, 3)
         return tuple(Landing(frame, np.asarray(s.corners, dtype=np.float64), Reading(s.card, float(s.confidence)),
                              Change(frame, np.asarray(s.corners, dtype=np.float64), identity)) for s in cards)
@@ -396,6 +405,7 @@ class Pipeline:
         self.lifecycle = HandLifecycle.from_state(document["lifecycle"], self.lifecycle)
         tracker = self.lifecycle.tracker
         self.landed = [x for view in tracker.views for x in view.landings] if tracker is not None else []
+        self._restored = True
         self.frame_offset = int(document["frame"]) + 1
         self.time_offset = float(document["time"]) + 1.0
         self._last_index, self._last_time = int(document["frame"]), float(document["time"])

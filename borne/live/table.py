@@ -50,7 +50,7 @@ class LiveTable:
 
         def read(result: FrameResult) -> None:
             self._report(result)
-            self._publish()
+            self._publish(landed=bool(result.landings))
 
         def finish(events: list[LifecycleEvent]) -> None:
             for event in events:
@@ -92,13 +92,14 @@ class LiveTable:
 
             self.camera.set_frame(census_jpeg(result.frame.image, result.census, self.pipeline.layout))
 
-    def _publish(self) -> None:
-        """Push the live hand to the displays and save it, when it changed."""
+    def _publish(self, *, landed: bool = False) -> None:
+        """Push the live hand to the displays and save it, when it changed or a card landed (each landing is stored
+        as it is decided: a run killed and started again takes the hand back with none lost or doubled)."""
         from scoring.web.camera import publish_hand
 
         hand = self.pipeline.live_hand().model_copy(update={"game_id": self.keeper.game_id})
         changed = publish_hand(self.camera, hand, store=self.app.state.store, broadcaster=self.app.state.broadcaster)
-        if changed:
+        if changed or landed:
             self.app.state.store.save_camera_document(name=LIVE_HAND_DOCUMENT, document=self.pipeline.snapshot())
 
     def has_saved_hand(self) -> bool:
