@@ -50,7 +50,10 @@ next card comes a turn later."""
 NEAR_SPOT = 0.25
 """... nearly the same spot: the outlines overlap at least this much (IoU; a column's next card a strip lower too)."""
 NUDGED_COVER = 0.9
-"""A change over this share of the card on top where it lands, read as that card, is that card nudged."""
+NUDGED_IOU = 0.6
+"""A change over this share of the card on top where it lands, read as that card on an outline overlapping it
+this much (IoU), is that card nudged. A column's next card overlaps the one it covers about 0.5 (development hand
+55000: 0.52, its change's rectangle grown over the card below by the arm's shadow)."""
 SAME_CARD = 0.7
 """A change read as the card on top of its spot, on an outline overlapping it this much, is that card seen
 again (what was left of its change, a shadow that went), not a second one: a column's next card lies a strip
@@ -79,6 +82,8 @@ def _nudged(before: Landing, now: Landing) -> bool:
     """Whether ``now`` is the card of ``before`` nudged (a sleeve, a knock): the change covers the card where it lay,
     whole. The next card of a column leaves the top strip of the one it covers unchanged."""
     old = before.on_table
+    if iou(old, now.on_table) < NUDGED_IOU:
+        return False
     changed = on_table(now.change.outline, now.change.camera)
     return intersection_area(old, changed) >= NUDGED_COVER * polygon_area(old)
 
