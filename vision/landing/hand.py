@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import NDArray
 
-from scoring.cards import SAFETY_AGAINST, Card
+from scoring.cards import DISTANCE_VALUES, SAFETY_AGAINST, Card
 from scoring.hand import EXTENDED_GOAL, SafetyPlay
 from scoring.plays import BrokenRule, check_play
 from vision.geometry import intersection_area, iou, polygon_area
@@ -297,15 +297,23 @@ class LandedHand:
         return (top.side is not None and top.pile in ("battle", "speed") and last is not None and last.side == top.side
                 and last.crosswise and last.card is SAFETY_AGAINST.get(top.card))
 
-    def census(self) -> dict[str, tuple[dict[int, int], dict[Card, SafetyPlay]]]:
+    def census(self) -> Census:
         """Each side's distance (cards per value) and safeties (how each was played), from its plays."""
-        out: dict[str, tuple[dict[int, int], dict[Card, SafetyPlay]]] = {
-            s.side: ({km: 0 for km in (25, 50, 75, 100, 200)}, {}) for s in self.layout.sides}
-        for play in self.counted:
-            assert play.side is not None
-            distance, safeties = out[play.side]
-            if play.card.is_distance:
-                distance[play.card.km] += 1
-            elif play.card.is_safety:
-                safeties[play.card] = SafetyPlay.COUP_FOURRE if play.crosswise else SafetyPlay.PLAYED
-        return out
+        out: Census = {s.side: ({km: 0 for km in DISTANCE_VALUES}, {}) for s in self.layout.sides}
+        return add_plays(out, self.counted)
+
+
+Census = dict[str, tuple[dict[int, int], dict[Card, SafetyPlay]]]
+"""Each side's distance cards per value and safeties (how each was played)."""
+
+
+def add_plays(census: Census, plays: list[Play]) -> Census:
+    """``census`` with each side's ``plays`` counted in (in place; returned)."""
+    for play in plays:
+        assert play.side is not None
+        distance, safeties = census[play.side]
+        if play.card.is_distance:
+            distance[play.card.km] += 1
+        elif play.card.is_safety:
+            safeties[play.card] = SafetyPlay.COUP_FOURRE if play.crosswise else SafetyPlay.PLAYED
+    return census

@@ -23,9 +23,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from scoring.cards import DISTANCE_VALUES, Card
-from scoring.hand import GOALS, HandRecord, SafetyPlay
+from scoring.hand import GOALS, HandRecord
 from vision.geometry import iou
-from vision.landing.hand import AGAIN_WITHIN, LandedHand, Play, side_of
+from vision.landing.hand import AGAIN_WITHIN, Census, LandedHand, Play, add_plays, side_of
 from vision.landing.reading import Landing
 from vision.landing.watch import Change
 from vision.read.recogniser import Reading
@@ -215,7 +215,7 @@ class LandingTracker:
 
     def state(self) -> HandState:
         counted = self.hand.counted
-        base: dict[str, tuple[dict[int, int], dict[Card, SafetyPlay]]] = {
+        base: Census = {
             s: ({km: 0 for km in DISTANCE_VALUES}, {}) for s in self.side_names}
         goal = self.goal
         if self._correction is not None:
@@ -224,13 +224,7 @@ class LandingTracker:
             for s in record.sides:
                 base[s.side] = ({km: s.distance.get(km, 0) for km in DISTANCE_VALUES}, dict(s.safeties))
             counted = counted[self._correction.after:]
-        for play in counted:
-            assert play.side is not None
-            distance, safeties = base[play.side]
-            if play.card.is_distance:
-                distance[play.card.km] += 1
-            elif play.card.is_safety:
-                safeties[play.card] = SafetyPlay.COUP_FOURRE if play.crosswise else SafetyPlay.PLAYED
+        add_plays(base, counted)
         sides = tuple(SideState(name, base[name][0], base[name][1], self._confidence(name, counted))
                       for name in self.side_names)
         return HandState(goal, self.extension_called_by, sides, self.draw_pile, tuple(self._events), tuple(self._flags))
