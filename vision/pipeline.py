@@ -118,6 +118,8 @@ class Pipeline:
         self._empty = False
         self._unread: list[Landing] = []
         self._restored = False
+        self._drawn: tuple[tuple[Any, ...], tuple[Any, ...], FrameReading, TableCensus] | None = None
+        """The last :meth:`_reading`: what it was made of, and it."""
         self._last_index = -1
         self._last_time = 0.0
         self._busy = 0.0
@@ -168,7 +170,7 @@ class Pipeline:
         self.landed.extend(landings)
         index, at = frame.index + self.frame_offset, frame.time + self.time_offset
         view = TableView(index, at, landings, empty, in_play=bool(in_play) and not self._restored)
-        reading = self._reading(look)
+        reading, census = self._reading(look)
         events: tuple[LifecycleEvent, ...] = ()
         found = None
         if self.seating is not None and self.seating.looking:
@@ -185,7 +187,7 @@ class Pipeline:
                 if widened is not None:
                     self.layout = widened
             events = self._follow(view)
-        census = take_census(list(reading.sightings), self.layout)
+        reading, census = self._reading(look)  # again, where the zones were found or widened with this frame
         if self.seated:
             self._picture_flags(image, census, index)
         self.frames += 1
@@ -249,13 +251,21 @@ class Pipeline:
                 lifecycle.tracker.found_layout = lifecycle.found_layout
                 lifecycle.tracker.sees_the_draw_pile(lifecycle.draw_pile_spot)
 
-    def _reading(self, look: Look) -> FrameReading:
-        """The cards of the hand so far where they lie in this frame, and the draw pile as the first view showed it."""
+    def _reading(self, look: Look) -> tuple[FrameReading, TableCensus]:
+        """The cards of the hand so far where they lie in this frame, and the draw pile as the first view showed it;
+        and their census by the zones. Made again only when a card landed, the zones or the camera moved."""
+        key = (len(self.landed), tuple(np.round(look.camera, 1).ravel()))
+        made_of = (self.landed[-1] if self.landed else None, self.first_view, self.layout)  # by identity
+        if self._drawn is not None and self._drawn[0] == key and all(x is y for x, y in zip(self._drawn[1], made_of)):
+            return self._drawn[2], self._drawn[3]
         sightings = [Sighting(through(x.on_table, look.camera), True, x.reading.card, float(x.reading.confidence))
                      for x in self.landed if x.reading.card is not None]
         if self.first_view is not None:
             sightings += [s for s in self.first_view.sightings if not s.face_up]
-        return FrameReading(tuple(sightings), self.card_size.length)
+        reading = FrameReading(tuple(sightings), self.card_size.length)
+        census = take_census(list(reading.sightings), self.layout)
+        self._drawn = (key, made_of, reading, census)
+        return reading, census
 
     def _follow(self, view: TableView) -> tuple[LifecycleEvent, ...]:
         events = tuple(self.lifecycle.update(view))
