@@ -160,13 +160,6 @@ class LandingTracker:
 
     # -- the hand's end -------------------------------------------------------------------------
 
-    def end_of_source(self) -> HandState:
-        """The source ended (nothing waits to be decided: each landing was decided as it came)."""
-        return self.state()
-
-    def settle_checks(self) -> HandState:
-        return self.state()
-
     def flag_hand_end(self, *, unfinished: bool) -> HandState:
         """With ``unfinished`` (the table cleared, the source stopped): a hand no side finished with cards left to
         draw is flagged (:attr:`FlagReason.UNFINISHED`; not one where no scoring card was counted)."""

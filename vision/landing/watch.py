@@ -134,6 +134,8 @@ class MotionWatch:
         self._first: NDArray[np.float32] | None = None
         self._still: NDArray[np.int32] | None = None
         """Frames each small pixel has been at rest."""
+        self._bare_now: bool | None = None
+        """Whether the still table is bare, as found at the start of this still spell (``None``: not still)."""
         self._before: NDArray[np.float32] | None = None
         self._camera = np.eye(2, 3, dtype=np.float32)
         """Small pixels of the first view → small pixels of the latest frame."""
@@ -189,7 +191,11 @@ class MotionWatch:
         settled &= self._still >= self.settle_frames
         if settled.any():
             reference[settled] = small[settled]
-        bare = not motion.any() and not changes and self._bare(small)
+        if motion.any() or changes or settled.any():
+            self._bare_now = None  # the table changes: asked again once it is still
+        elif self._bare_now is None:
+            self._bare_now = self._bare(small)  # once a still spell, not every frame
+        bare = bool(self._bare_now)
         return Look(index, tuple(changes), bool(motion.any()), camera, bare=bare, settled=bool(settled.any()))
 
     def _bare(self, small: NDArray[np.float32]) -> bool:

@@ -222,7 +222,7 @@ class HandLifecycle:
         no hand to confirm, unless its cards were there but left unread: :meth:`_has_a_hand`)."""
         out: list[LifecycleEvent] = []
         if self.phase is Phase.IN_PLAY and self.tracker is not None and self._has_a_hand():
-            state = self.tracker.end_of_source()
+            state = self.tracker.state()  # each landing was decided as it came: nothing waits
             self._report_at(frame_index, state, out)
             self._finish_at(frame_index, Termination.TRIP_COMPLETED if state.completer else Termination.SOURCE_ENDED, out)
         return out
@@ -321,7 +321,6 @@ class HandLifecycle:
 
     def _finish_at(self, frame_index: int, how: Termination, out: list[LifecycleEvent]) -> None:
         assert self.tracker is not None
-        self.tracker.settle_checks()
         state = self.tracker.flag_hand_end(unfinished=how in (Termination.TABLE_CLEARED, Termination.SOURCE_ENDED))
         self._report_at(frame_index, state, out)
         # a trip completed after the pile ran out (the delayed action bonus) is asked of the pile as the last card
