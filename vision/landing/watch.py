@@ -47,8 +47,6 @@ FOCUS_SOFTEN = 2.0
 FOCUS_CHANGE = 6.0
 """A region that, softened by :data:`FOCUS_SOFTEN` more small pixels, differs from the reference by less than this
 (mean Lab distance) changed only its sharpness."""
-MIN_SHIFT = 0.5
-"""A shift of the whole picture under this many small pixels is no nudge."""
 REGISTERED_BETTER = 0.85
 """A camera found moved must fit the frame at least this much better (median difference) than where it was."""
 MIN_RESPONSE = 0.1
@@ -56,11 +54,29 @@ MIN_RESPONSE = 0.1
 gives a low, broad one)."""
 JOINED_LENGTH = 1.15
 """Pieces of change are joined when together they are at most this many cards long."""
+GAIN_FITS = 2
+"""Fits of the exposure's gain and offset, each without what the one before left far off."""
+GAIN_INLIER = 4.0
+"""A small pixel within this (Lab units) of the fitted gain, or three times the median miss, is table."""
+GAIN_SPAN = 12.0
+"""The table's pixels must span this much (Lab units) in a channel for a gain to be told from an offset."""
+GAIN_RANGE = (0.7, 1.4)
+"""The gains an exposure's step is taken to make in a channel."""
+MARGIN = 8
+"""The border (small pixels) a camera's shift leaves unknown, left out of its misfit."""
+EDGE_SHARE = 0.05
+"""A camera's misfit is measured on the reference's strongest lightness edges, this share of its pixels."""
+RESETTLE_FRAMES = 3
+"""A camera found moved this many frames in a row has moved for good (a nudge); a knock passes sooner."""
+MISFIT_GAIN = 1.0
+"""A camera found moved must also fit by this much (median Lab lightness on the edges) better than the camera at
+rest: a tenth of a pixel is no move."""
 STRIDE = 3
 """The medians of a whole picture (the exposure's drift, a camera's misfit) are taken on every third small pixel
 each way: as sure, nine times cheaper."""
 ARM_MARGIN = 3
-"""Small pixels around an arm where a region counts as touching it."""
+"""Small pixels around an arm (or anything moving) where a region counts as touching it: a card uncovered beside a
+hand still leaving is waited for, else its part already clear is read alone, and the rest again a frame later."""
 SETTLE_FRAMES = 10
 """A difference that is no card (larger than one, a shadow) and has lain still this many frames is taken into the
 reference: the table was rearranged or swept, a bag put down. At 5 frames a second, 2 s (:class:`MotionWatch`
@@ -139,6 +155,10 @@ class MotionWatch:
         self._before: NDArray[np.float32] | None = None
         self._camera = np.eye(2, 3, dtype=np.float32)
         """Small pixels of the first view → small pixels of the latest frame."""
+        self._resting = np.eye(2, 3, dtype=np.float32)
+        """The camera as it rests (:data:`RESETTLE_FRAMES`): a knock that passes leaves it where it was."""
+        self._moved = 0
+        """Frames in a row the camera was found away from :attr:`_resting`."""
         self._scale = 1.0
         self._width = SMALL_WIDTH
 
@@ -156,27 +176,32 @@ class MotionWatch:
             self._still = np.zeros(seen.shape[:2], np.int32)
             return Look(index, (), False, _full_frame(self._camera, self._scale), bare=True, first=True)
         reference, before = self._reference, self._before
-        found = _registration(reference, seen, self._camera)
-        self._camera = np.eye(2, 3, dtype=np.float32) if found is None else found
-        small = _warped_back(seen, self._camera)
-        self._before = small
+        # the frame in the reference's exposure and pixels: what the reference takes in is written so too, so
+        # that a step of the exposure never leaves it a patchwork of two (the wake of an arm still the old light)
+        matched = _gain_matched(seen, reference)
+        self._camera = _registration(reference, matched, self._resting, self._camera)
+        moved = bool(np.abs(self._camera - self._resting).max() > 0)
+        self._moved = self._moved + 1 if moved else 0
+        if self._moved >= RESETTLE_FRAMES:  # moved for good (a nudge), not a knock that passed
+            self._resting, self._moved = self._camera.copy(), 0
         camera = _full_frame(self._camera, self._scale)
-        corrected = _gain_matched(small, reference)
-        differs = _differs(corrected, reference)
+        small = _warped_back(matched, self._camera)
+        self._before = small
+        differs = _differs(small, reference)
         moving = _distance2(small, before) >= AT_REST ** 2
         self._still = np.where(moving, 0, self._still + 1)
         regions, others = self._regions(differs & ~moving)
         regions = self._joined(regions)
         waiting = (moving & differs) | others
         motion = _grown(waiting, 1)
-        settled = others & ~moving
+        settled = others & differs & ~moving  # not the margin grown around an arm: the table there is as it was
         changes = []
         for mask, rect in regions:
-            if _shadow(corrected, reference, mask) or _focus_only(corrected, reference, mask):
+            if _shadow(small, reference, mask) or _focus_only(small, reference, mask):
                 waiting |= mask
                 settled |= mask
                 continue
-            if _touches(mask, others) or _bitten(rect, motion):
+            if _touches(_grown(mask, ARM_MARGIN), motion) or _bitten(rect, motion):
                 waiting |= mask
                 continue
             corners = cv2.boxPoints(rect).astype(np.float64)
@@ -189,6 +214,8 @@ class MotionWatch:
         reference[follows] = small[follows]
         # what is no card and has lain still long enough (a swept table, a shadow that stays) is the table now
         settled &= self._still >= self.settle_frames
+        if settled.sum() < self.card_size.small_area_floor(self._width, self._scale):
+            settled[:] = False  # a few pixels at an arm's edge: the next frame takes them in as it follows
         if settled.any():
             reference[settled] = small[settled]
         if motion.any() or changes or settled.any():
@@ -284,10 +311,28 @@ def through(points: NDArray[np.float64], camera: NDArray[np.float64]) -> NDArray
 
 
 def _gain_matched(small: NDArray[np.float32], reference: NDArray[np.float32]) -> NDArray[np.float32]:
-    """``small`` with each Lab channel moved to the reference's by the median difference (exposure and white
-    balance drift: the table, most of the picture, is unchanged)."""
-    offset = np.median((reference[::STRIDE, ::STRIDE] - small[::STRIDE, ::STRIDE]).reshape(-1, 3), axis=0)
-    return small + offset.astype(np.float32)
+    """``small`` with each Lab channel mapped onto the reference's by a gain and an offset (exposure and white
+    balance drift), fitted on the table (most of the picture, unchanged) and refitted without what the first fit
+    leaves far off (an arm, a card laid). A gain, not only an offset: a camera's exposure scales the light, which
+    moves a white card's lightness more than a brown table's (an offset alone left every card "changed" after
+    a 10 % step of the light)."""
+    now = small[::STRIDE, ::STRIDE].reshape(-1, 3).astype(np.float64)
+    was = reference[::STRIDE, ::STRIDE].reshape(-1, 3).astype(np.float64)
+    out = np.empty_like(small)
+    for c in range(3):
+        x, y = now[:, c], was[:, c]
+        keep = np.ones(len(x), bool)
+        gain, offset = 1.0, float(np.median(y - x))
+        for _ in range(GAIN_FITS):
+            residual = np.abs(y - (gain * x + offset))
+            keep = residual <= max(GAIN_INLIER, 3.0 * float(np.median(residual)))
+            if keep.sum() < 16 or np.ptp(x[keep]) < GAIN_SPAN:
+                break  # too few, or too plain a picture to tell a gain from an offset: the offset alone
+            gain, offset = np.polyfit(x[keep], y[keep], 1)
+            gain = float(np.clip(gain, *GAIN_RANGE))
+            offset = float(np.median(y[keep] - gain * x[keep]))
+        out[..., c] = small[..., c] * gain + offset
+    return out
 
 
 def _differs(small: NDArray[np.float32], reference: NDArray[np.float32]) -> NDArray[np.bool_]:
@@ -349,46 +394,51 @@ def _touches(mask: NDArray[np.bool_], arms: NDArray[np.bool_]) -> bool:
     return bool((mask & arms).any())
 
 
-def _registration(reference: NDArray[np.float32], seen: NDArray[np.float32],
-                  before: NDArray[np.float32]) -> NDArray[np.float32] | None:
+def _registration(reference: NDArray[np.float32], seen: NDArray[np.float32], resting: NDArray[np.float32],
+                  before: NDArray[np.float32]) -> NDArray[np.float32]:
     """Where the first view's pixels are in this frame (the Euclidean motion of the camera since), found afresh
-    each frame so that errors never add up, or ``None`` where the camera is where it was. Candidates: the camera
-    of the frame before and the shift phase correlation finds (an arm over a part of the table hardly moves its
-    peak), each refined with the turn by ECC. The camera of the frame before stays unless a refined one fits the
-    frame clearly better, and any moved camera must fit clearly better than the camera not moved at all."""
-    identity = np.eye(2, 3, dtype=np.float32)
-    starts = []
-    if np.abs(before - identity).max() > 0:
-        starts.append(before.copy())
+    each frame so that errors never add up. ``seen`` is the frame with the exposure matched to the reference.
+    Candidates: the camera at rest, the camera of the frame before, the camera not moved, the shift phase
+    correlation finds (an arm over a part of the table hardly moves its peak) and that shift refined with a turn
+    by ECC; the one that fits best (:func:`_misfit`) is taken only where it fits clearly better than the camera
+    at rest. A knock of a pixel or two matters (a sharp card's rim moved that far differs as a card laid); once
+    it passed, the camera is back at rest, not wherever along a striped cloth's stripes the knock's fit lay."""
+    candidates = [resting, before, np.eye(2, 3, dtype=np.float32)]
     window = _hanning(seen.shape[:2])
     (dx, dy), response = cv2.phaseCorrelate(np.ascontiguousarray(reference[..., 0]), np.ascontiguousarray(seen[..., 0]), window)
-    if np.hypot(dx, dy) >= MIN_SHIFT and response >= MIN_RESPONSE:
-        starts.append(np.array([[1, 0, dx], [0, 1, dy]], dtype=np.float32))
-    best, fit = None, REGISTERED_BETTER * _misfit(reference, seen, identity)
-    if starts and starts[0] is not None and np.abs(before - identity).max() > 0:
-        kept = _misfit(reference, seen, before)  # the camera stays where it was unless clearly elsewhere now:
-        if kept < fit:  # refined every frame, the cards laid since would drag it about
-            best, fit = before, kept * REGISTERED_BETTER
-    for start in starts:
+    if response >= MIN_RESPONSE:
+        shift = np.array([[1, 0, dx], [0, 1, dy]], dtype=np.float32)
+        candidates.append(shift)
         try:
-            _, found = cv2.findTransformECC(np.ascontiguousarray(reference[..., 0]), np.ascontiguousarray(seen[..., 0]), start,
-                                            cv2.MOTION_EUCLIDEAN, (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 40, 1e-4))
+            _, turned = cv2.findTransformECC(np.ascontiguousarray(reference[..., 0]), np.ascontiguousarray(seen[..., 0]),
+                                             shift.copy(), cv2.MOTION_EUCLIDEAN,
+                                             (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 40, 1e-4))
+            candidates.append(np.asarray(turned, dtype=np.float32))
         except cv2.error:
-            continue
-        candidate = np.asarray(found, dtype=np.float32)
-        misfit = _misfit(reference, seen, candidate)
-        if misfit < fit:
-            best, fit = candidate, misfit
-    return best
+            pass
+    edges = _edges(reference)
+    misfits = [_misfit(reference, seen, c, edges) for c in candidates]
+    best = int(np.argmin(misfits))
+    if misfits[best] < REGISTERED_BETTER * misfits[0] and misfits[0] - misfits[best] >= MISFIT_GAIN:
+        return candidates[best]
+    return resting
 
 
-def _misfit(reference: NDArray[np.float32], seen: NDArray[np.float32], camera: NDArray[np.float32]) -> float:
-    """How far the frame brought back through ``camera`` is from the reference: the median lightness difference,
-    the exposure's drift taken out (an arm over a part of the table does not move it)."""
-    back = _warped_back(seen, camera)
-    m = 8  # the border a shift leaves unknown
-    d = back[m:-m:STRIDE, m:-m:STRIDE, 0] - reference[m:-m:STRIDE, m:-m:STRIDE, 0]
-    return float(np.median(np.abs(d - np.median(d))))
+def _misfit(reference: NDArray[np.float32], seen: NDArray[np.float32], camera: NDArray[np.float32],
+            edges: NDArray[np.bool_]) -> float:
+    """How far the frame (exposure matched) brought back through ``camera`` is from the reference where the
+    reference has edges (:func:`_edges`): the median lightness difference there (an arm over a part of the table,
+    a card laid, are the few). On edges because a shifted picture is resampled, which softens its grain: over a
+    plain table a camera half a pixel off fits better than the true one."""
+    back = _warped_back(seen, camera)[MARGIN:-MARGIN, MARGIN:-MARGIN, 0]
+    return float(np.median(np.abs(back - reference[MARGIN:-MARGIN, MARGIN:-MARGIN, 0])[edges]))
+
+
+def _edges(reference: NDArray[np.float32]) -> NDArray[np.bool_]:
+    """The reference's pixels (inside :data:`MARGIN`) among its :data:`EDGE_SHARE` strongest lightness gradients."""
+    lightness = reference[MARGIN:-MARGIN, MARGIN:-MARGIN, 0]
+    gradient = cv2.magnitude(cv2.Sobel(lightness, cv2.CV_32F, 1, 0), cv2.Sobel(lightness, cv2.CV_32F, 0, 1))
+    return np.asarray(gradient >= np.percentile(gradient[::STRIDE, ::STRIDE], 100 * (1 - EDGE_SHARE)), dtype=bool)
 
 
 _WINDOWS: dict[tuple[int, int], NDArray[np.float32]] = {}
