@@ -9,8 +9,9 @@ read once, whole, at full resolution (vision/landing/reading.py), and the hand a
 
 Each hand folder is a `borne data sequences` or `borne data photo-sequences` hand (frames/, truth/,
 events.json; sequence.json names a photo-real hand's edition). A play's truth is its card as the truth of the
-frame it lands on places it (side, pile, corners); a play whose card the table does not show (a discard pile
-drawn only by its top cards, a card covered in the same frame) is counted apart. A landing found is matched to
+first frame that shows it places it (side, pile, corners; from the frame it lands on to the next play: an arm may
+cover it as it lands); a play whose card the table does not show (a discard pile drawn only by its top cards, a
+card covered before the next play) is counted apart. A landing found is matched to
 the play of the nearest unmatched card within half a card's length, laid at most FOLLOW frames before it.
 Prints, per hand and in all: plays, found, read right, read wrong, unread, phantoms (plays the hand counted
 that match no play made; "scoring": a distance card or a safety on a side, the ones a score counts), backs (the draw pile's top going: no play), changes handed on (and of them, cards seen
@@ -132,20 +133,31 @@ def events_of(folder: Path) -> list[dict]:
 
 
 def truth_plays(folder: Path) -> list[Play]:
-    """Each play with its card's corners on the frame it lands on (``None`` where the table does not show it); a
-    hand still rendering: the plays of the frames it has."""
+    """Each play with its card's corners as the first frame that shows it has them, from the frame it lands on
+    to the next play (``None`` where the table does not show it: a discard pile drawn only by its top cards, a
+    card covered at once); a hand still rendering: the plays of the frames it has."""
     plays = []
-    for event in events_of(folder):
-        path = folder / "truth" / f"{event['frame']:06d}.json"
-        if not path.is_file():
+    events = events_of(folder)
+    for k, event in enumerate(events):
+        if not (folder / "truth" / f"{event['frame']:06d}.json").is_file():
             break
-        truth = json.loads(path.read_text())
-        if event["pile"] == "discard":
-            pool = [c for c in truth["table_cards"] if c["pile"] == "discard"]
-        else:
-            pool = next((s["cards"] for s in truth["sides"] if s["side"] == event["side"]), [])
-        same = [c for c in pool if c["card"] == event["card"] and c["pile"] == event["pile"] and c.get("visible", 1) > 0.5]
-        corners = np.array(same[-1]["corners"], dtype=np.float64) if same else None
+        # the card as the first frame that shows it has it (an arm may cover it the frame it lands), before the
+        # next play
+        until = min([event["frame"] + FOLLOW] + [e["frame"] for e in events[k + 1:] if e["frame"] > event["frame"]])
+        corners = None
+        for frame in range(event["frame"], until):
+            path = folder / "truth" / f"{frame:06d}.json"
+            if not path.is_file():
+                break
+            truth = json.loads(path.read_text())
+            if event["pile"] == "discard":
+                pool = [c for c in truth["table_cards"] if c["pile"] == "discard"]
+            else:
+                pool = next((s["cards"] for s in truth["sides"] if s["side"] == event["side"]), [])
+            same = [c for c in pool if c["card"] == event["card"] and c["pile"] == event["pile"] and c.get("visible", 1) > 0.5]
+            if same:
+                corners = np.array(same[-1]["corners"], dtype=np.float64)
+                break
         side = None if event["pile"] == "discard" else event.get("side")
         plays.append(Play(event["frame"], event["card"], side, event["pile"], bool(event["sideways"]), corners))
     return plays

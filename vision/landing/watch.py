@@ -62,10 +62,17 @@ GAIN_SPAN = 12.0
 """The table's pixels must span this much (Lab units) in a channel for a gain to be told from an offset."""
 GAIN_RANGE = (0.7, 1.4)
 """The gains an exposure's step is taken to make in a channel."""
+LIGHT_BLOCKS = (5, 8)
+"""Rows and columns of blocks over which a smooth change of the light is followed (:func:`_light_field`)."""
+LIGHT_NEAR = 0.5
+"""A block follows the light only where at least this share of it is near the reference already."""
 MARGIN = 8
 """The border (small pixels) a camera's shift leaves unknown, left out of its misfit."""
 EDGE_SHARE = 0.05
 """A camera's misfit is measured on the reference's strongest lightness edges, this share of its pixels."""
+REGISTER_SOFTEN = 1.0
+"""Lightness softened this much more (small pixels) to register the camera: a frame's own blur (a shake, the
+focus, a JPEG) then hardly moves a misfit, and a shift of half a small pixel still does."""
 RESETTLE_FRAMES = 3
 """A camera found moved this many frames in a row has moved for good (a nudge); a knock passes sooner."""
 MISFIT_GAIN = 1.0
@@ -332,7 +339,24 @@ def _gain_matched(small: NDArray[np.float32], reference: NDArray[np.float32]) ->
             gain = float(np.clip(gain, *GAIN_RANGE))
             offset = float(np.median(y[keep] - gain * x[keep]))
         out[..., c] = small[..., c] * gain + offset
-    return out
+    return out + _light_field(out, reference)
+
+
+def _light_field(matched: NDArray[np.float32], reference: NDArray[np.float32]) -> NDArray[np.float32]:
+    """What the exposure's fit leaves of a smooth change of the light (a glare that does not scale with the
+    exposure, a lamp's gradient): the median difference of each block of :data:`LIGHT_BLOCKS` over what is near
+    the reference there, smoothed over the picture. A block mostly changed (an arm, a pile of cards laid) adds
+    nothing. Blocks are larger than cards, so a card laid is never taken for light."""
+    h, w = matched.shape[:2]
+    rows, cols = LIGHT_BLOCKS
+    bh, bw = h // rows, w // cols
+    d = (reference[: bh * rows : 2, : bw * cols : 2] - matched[: bh * rows : 2, : bw * cols : 2]).reshape(
+        rows, (bh + 1) // 2, cols, (bw + 1) // 2, 3).transpose(0, 2, 1, 3, 4).reshape(rows, cols, -1, 3)
+    near = np.abs(d).max(axis=3, keepdims=True) < CHANGED
+    counts = near.sum(axis=2)
+    sums = np.where(near, d, 0).sum(axis=2)
+    field = np.where(counts >= LIGHT_NEAR * d.shape[2], sums / np.maximum(counts, 1), 0).astype(np.float32)
+    return np.asarray(cv2.resize(field, (w, h), interpolation=cv2.INTER_LINEAR), dtype=np.float32)
 
 
 def _differs(small: NDArray[np.float32], reference: NDArray[np.float32]) -> NDArray[np.bool_]:
@@ -404,14 +428,15 @@ def _registration(reference: NDArray[np.float32], seen: NDArray[np.float32], res
     at rest. A knock of a pixel or two matters (a sharp card's rim moved that far differs as a card laid); once
     it passed, the camera is back at rest, not wherever along a striped cloth's stripes the knock's fit lay."""
     candidates = [resting, before, np.eye(2, 3, dtype=np.float32)]
+    reference = cv2.GaussianBlur(np.ascontiguousarray(reference[..., 0]), (0, 0), REGISTER_SOFTEN)
+    seen = cv2.GaussianBlur(np.ascontiguousarray(seen[..., 0]), (0, 0), REGISTER_SOFTEN)
     window = _hanning(seen.shape[:2])
-    (dx, dy), response = cv2.phaseCorrelate(np.ascontiguousarray(reference[..., 0]), np.ascontiguousarray(seen[..., 0]), window)
+    (dx, dy), response = cv2.phaseCorrelate(reference, seen, window)
     if response >= MIN_RESPONSE:
         shift = np.array([[1, 0, dx], [0, 1, dy]], dtype=np.float32)
         candidates.append(shift)
         try:
-            _, turned = cv2.findTransformECC(np.ascontiguousarray(reference[..., 0]), np.ascontiguousarray(seen[..., 0]),
-                                             shift.copy(), cv2.MOTION_EUCLIDEAN,
+            _, turned = cv2.findTransformECC(reference, seen, shift.copy(), cv2.MOTION_EUCLIDEAN,
                                              (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 40, 1e-4))
             candidates.append(np.asarray(turned, dtype=np.float32))
         except cv2.error:
@@ -426,17 +451,17 @@ def _registration(reference: NDArray[np.float32], seen: NDArray[np.float32], res
 
 def _misfit(reference: NDArray[np.float32], seen: NDArray[np.float32], camera: NDArray[np.float32],
             edges: NDArray[np.bool_]) -> float:
-    """How far the frame (exposure matched) brought back through ``camera`` is from the reference where the
-    reference has edges (:func:`_edges`): the median lightness difference there (an arm over a part of the table,
+    """How far the frame's lightness (exposure matched, softened) brought back through ``camera`` is from the
+    reference's where the reference has edges (:func:`_edges`): the median lightness difference there (an arm over a part of the table,
     a card laid, are the few). On edges because a shifted picture is resampled, which softens its grain: over a
     plain table a camera half a pixel off fits better than the true one."""
-    back = _warped_back(seen, camera)[MARGIN:-MARGIN, MARGIN:-MARGIN, 0]
-    return float(np.median(np.abs(back - reference[MARGIN:-MARGIN, MARGIN:-MARGIN, 0])[edges]))
+    back = _warped_back(seen, camera)[MARGIN:-MARGIN, MARGIN:-MARGIN]
+    return float(np.median(np.abs(back - reference[MARGIN:-MARGIN, MARGIN:-MARGIN])[edges]))
 
 
 def _edges(reference: NDArray[np.float32]) -> NDArray[np.bool_]:
-    """The reference's pixels (inside :data:`MARGIN`) among its :data:`EDGE_SHARE` strongest lightness gradients."""
-    lightness = reference[MARGIN:-MARGIN, MARGIN:-MARGIN, 0]
+    """The reference's (lightness, softened) pixels inside :data:`MARGIN` among its :data:`EDGE_SHARE` strongest lightness gradients."""
+    lightness = reference[MARGIN:-MARGIN, MARGIN:-MARGIN]
     gradient = cv2.magnitude(cv2.Sobel(lightness, cv2.CV_32F, 1, 0), cv2.Sobel(lightness, cv2.CV_32F, 0, 1))
     return np.asarray(gradient >= np.percentile(gradient[::STRIDE, ::STRIDE], 100 * (1 - EDGE_SHARE)), dtype=bool)
 
