@@ -23,9 +23,9 @@ import numpy as np
 from vision.flag_pictures import FlagPictures, flag_key, flag_picture
 from vision.geometry import intersection_area, polygon_area
 from vision.landing.card_size import CardSize
-from vision.landing.reading import Landing, gone, read_change
+from vision.landing.reading import Landing, gone, read_change, sharpness
 from vision.landing.tracker import TableView
-from vision.landing.watch import SETTLE_FRAMES, Change, Look, MotionWatch, through
+from vision.landing.watch import REST_FRAMES, SETTLE_FRAMES, Change, Look, MotionWatch, through
 from vision.read.frame_reader import FrameReader, FrameReading
 from vision.read.recogniser import Reading
 from vision.read.sighting import Sighting
@@ -96,7 +96,8 @@ class Pipeline:
             self._settings = self._settings.at_rate(fps)
         self._late_frames = frames_for(FLAG_PICTURE_LATE_FRAMES, rate)
         self.card_size = CardSize()
-        self.watch = MotionWatch(self.card_size, settle_frames=frames_for(round(SETTLE_FRAMES * DEFAULT_FPS / WATCH_RATE), rate))
+        self.watch = MotionWatch(self.card_size, settle_frames=frames_for(round(SETTLE_FRAMES * DEFAULT_FPS / WATCH_RATE), rate),
+                                 rest_frames=frames_for(REST_FRAMES, rate))
         self.lifecycle = self._lifecycle_for(layout)
         self.before_read = before_read
         self.seating = seating
@@ -112,6 +113,8 @@ class Pipeline:
         self.first_view: FrameReading | None = None
         """The whole table as the frame reader read it at the first view (the draw pile, cards already there)."""
         self.landed: list[Landing] = []
+        self._before: tuple[Any, Any] | None = None
+        """The frame before and its camera (:meth:`_sharper`)."""
         """The landings since the table was last bare, oldest first."""
         self._gathered: dict[int, TableView] = {}
         self._asking = False
@@ -160,8 +163,10 @@ class Pipeline:
             in_play = self._in_play(frame.index)
         known = [x.on_table for x in self.landed[-KNOWN_OUTLINES:]]
         landings = in_play or tuple(
-            gone(change) if change.bare else read_change(self.recogniser, image, change, self.card_size, known)
+            gone(change) if change.bare
+            else read_change(self.recogniser, self._sharper(image, look, change), change, self.card_size, known)
             for change in look.changes)
+        self._before = (image, look.camera)
         read = time.perf_counter()
         empty = look.bare or self._cleared(look, landings, image)
         landings = self._unread_waits(landings, empty, look)
@@ -212,6 +217,18 @@ class Pipeline:
         identity = np.eye(2, 3)
         return tuple(Landing(frame, np.asarray(s.corners, dtype=np.float64), Reading(s.card, float(s.confidence)),
                              Change(frame, np.asarray(s.corners, dtype=np.float64), identity)) for s in cards)
+
+    def _sharper(self, image: Any, look: Look, change: Change) -> Any:
+        """The frame to read a change on: this one, or the one before where it is sharper over the change (a
+        change is handed on once it lay still in both (:data:`~vision.landing.watch.REST_FRAMES`), so both show
+        the card where it is; a camera's shake or a slow shutter blurs one frame in a few, and a blurred 200 read
+        as an End of Limit)."""
+        if self._before is None:
+            return image
+        before, camera = self._before
+        if before.shape != image.shape or not np.allclose(camera, look.camera):
+            return image
+        return before if sharpness(before, change.outline) > sharpness(image, change.outline) else image
 
     def _cleared(self, look: Look, landings: tuple[Landing, ...], image: Any) -> bool:
         """Whether the table is bare though the first view was not (the camera started on a hand in play): once

@@ -55,7 +55,7 @@ def test_a_table_in_play_at_the_first_view_is_counted_once_and_flagged_and_clear
     reader = WholeTable(matcher, [(in_play, [Sighting(north_100, True, Card.DISTANCE_100, 0.9),
                                              Sighting(south_75, True, Card.DISTANCE_75, 0.9)])])
     pipeline = Pipeline(reader, LAYOUT, goal=1000)  # type: ignore[arg-type]
-    follow(pipeline, [in_play] * 3 + [arm(more, (330, 300))] + [more] * 3 + [arm(cleared, (200, 200))] + [cleared] * 12)
+    follow(pipeline, [in_play] * 4 + [arm(more, (330, 300))] + [more] * 4 + [arm(cleared, (200, 200))] + [cleared] * 12)
     assert pipeline.lifecycle.pending is None and len(pipeline.lifecycle.held) == 1  # flagged: held for a person
     (held,) = pipeline.lifecycle.held
     assert held.termination is Termination.TABLE_CLEARED
@@ -71,8 +71,10 @@ def test_a_card_moved_is_one_play_where_it_lies_now_and_no_unread_card(matcher):
     roll = lay(empty, face_of(matcher, Card.ROLL), card_corners((520, 290), 0))
     laid = lay(roll, face_of(matcher, Card.DISTANCE_25), card_corners((150, 290), 0))
     moved = lay(roll, face_of(matcher, Card.DISTANCE_25), card_corners((330, 290), 0))  # to the next column
-    pipeline = Pipeline(WholeTable(matcher, []), LAYOUT, goal=1000)  # type: ignore[arg-type]
-    follow(pipeline, [empty] * 2 + [roll] * 3 + [laid] * 3 + [arm(moved, (330, 300))] + [moved] * 4)
+    # the table read whole once the card went: not cleared, the 25 lies elsewhere
+    seen = [Sighting(card_corners((520, 290), 0), True, Card.ROLL, 0.9), Sighting(card_corners((330, 290), 0), True, Card.DISTANCE_25, 0.9)]
+    pipeline = Pipeline(WholeTable(matcher, [(moved, seen)]), LAYOUT, goal=1000)  # type: ignore[arg-type]
+    follow(pipeline, [empty] * 2 + [roll] * 4 + [laid] * 4 + [arm(moved, (330, 300))] + [moved] * 4)
     state = pipeline.state
     assert state is not None and [e.card for e in state.events] == [Card.DISTANCE_25]
     assert state.sides[1].distance[25] == 1 and state.flags == ()
@@ -86,11 +88,11 @@ def test_a_run_taken_back_after_a_restart_goes_on_with_no_landing_lost_or_double
     two = lay(one, face_of(matcher, Card.DISTANCE_200), card_corners((300, 290), 0))
     three = lay(two, face_of(matcher, Card.DISTANCE_50), card_corners((450, 70), 0))
     first = Pipeline(WholeTable(matcher, []), LAYOUT, goal=1000)  # type: ignore[arg-type]
-    follow(first, [empty] * 2 + [one] * 3 + [two] * 3)
+    follow(first, [empty] * 2 + [one] * 4 + [two] * 4)
     snapshot = first.snapshot()
     again = Pipeline(WholeTable(matcher, []), LAYOUT, goal=1000)  # type: ignore[arg-type]
     again.restore(snapshot)
-    follow(again, [two] * 3 + [three] * 3)  # the camera's frames count from 0 again; a new first view
+    follow(again, [two] * 4 + [three] * 4)  # the camera's frames count from 0 again; a new first view
     state = again.state
     assert state is not None
     assert [(e.side, e.card) for e in state.events] == [

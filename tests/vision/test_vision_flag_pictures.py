@@ -76,7 +76,7 @@ def test_a_flag_raised_in_a_frame_gets_that_frame_s_picture_on_the_display():
     for card, centre in ((Card.ROLL, (520, 290)), (Card.DISTANCE_100, (120, 290)), (Card.STOP, (520, 290)),
                          (Card.DISTANCE_100, (240, 290))):
         laid = lay(frames[-1], face_of(matcher, card), card_corners(centre, 0))
-        frames += [laid] * 3
+        frames += [laid] * 4
     pipeline = Pipeline(FirstView(matcher), LAYOUT, goal=1000)  # type: ignore[arg-type]
     for i, image in enumerate(frames):
         pipeline.process(Frame(i, i / 10, image))

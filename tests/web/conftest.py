@@ -34,16 +34,18 @@ class BorneProcess:
     def await_route(self, path: str, *, seconds: float, output: Callable[[], str]) -> None:
         """Wait until ``path`` answers 200; :raises RuntimeError: the process died or never answered."""
         assert self.process is not None
+        args = self.process.args
+        command = str(args[3]) if isinstance(args, list) and len(args) > 3 else str(args)
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"{self.process.args[3]} exited: {output()}")
+                raise RuntimeError(f"{command} exited: {output()}")
             try:
                 if httpx.get(f"{self.url}{path}", timeout=1).status_code == 200:
                     return
             except httpx.HTTPError:
                 time.sleep(0.1)
-        raise RuntimeError(f"{self.process.args[3]} did not start within {seconds:.0f} s")
+        raise RuntimeError(f"{command} did not start within {seconds:.0f} s")
 
     def kill(self) -> None:
         """SIGKILL: no chance to flush or close anything."""

@@ -32,9 +32,8 @@ from numpy.typing import NDArray
 from scoring.cards import DISTANCE_VALUES, SAFETY_AGAINST, Card
 from scoring.hand import EXTENDED_GOAL, SafetyPlay
 from scoring.plays import BrokenRule, check_play
-from vision.geometry import intersection_area, iou, polygon_area
+from vision.geometry import iou
 from vision.landing.reading import Landing
-from vision.landing.watch import on_table
 from vision.table.found_sides import PILE_CLEARANCE
 from vision.table.layout import TableLayout
 from vision.table.sideways import is_sideways
@@ -49,11 +48,14 @@ frames a second) is that card seen again: what was left of its change, a corner 
 next card comes a turn later."""
 NEAR_SPOT = 0.25
 """... nearly the same spot: the outlines overlap at least this much (IoU; a column's next card a strip lower too)."""
-NUDGED_COVER = 0.9
 NUDGED_IOU = 0.6
-"""A change over this share of the card on top where it lands, read as that card on an outline overlapping it
-this much (IoU), is that card nudged. A column's next card overlaps the one it covers about 0.5 (development hand
-55000: 0.52, its change's rectangle grown over the card below by the arm's shadow)."""
+"""A change read as the card on top where it lands, on an outline overlapping it this much (IoU) and less than
+:data:`NUDGED_ALONG` further along its length, is that card nudged. A column's next card overlaps the one it
+covers about 0.5 (development hand 55000: 0.52, its change's rectangle grown over the card below by the arm's
+shadow), as much as 0.65 in the 2-D hands (a fifth of a card lower)."""
+NUDGED_ALONG = 0.18
+"""... less than this share of its length further along it (a column's step is a fifth of a card or more, a nudge of a
+twelfth of a card comes out at 0.14 on the rough outlines)."""
 SAME_CARD = 0.7
 """A change read as the card on top of its spot, on an outline overlapping it this much, is that card seen
 again (what was left of its change, a shadow that went), not a second one: a column's next card lies a strip
@@ -79,13 +81,16 @@ class Play:
 
 
 def _nudged(before: Landing, now: Landing) -> bool:
-    """Whether ``now`` is the card of ``before`` nudged (a sleeve, a knock): the change covers the card where it lay,
-    whole. The next card of a column leaves the top strip of the one it covers unchanged."""
-    old = before.on_table
-    if iou(old, now.on_table) < NUDGED_IOU:
+    """Whether ``now`` is the card of ``before`` nudged (a sleeve, a knock): nearly where it lay, and not a column's
+    step further along its length. The next card of a column lies a strip lower, a fifth of a card or more along
+    the length of the one it covers; the outlines are too rough (a tenth of a card) for their overlap alone to tell."""
+    old, new = before.on_table, now.on_table
+    if iou(old, new) < NUDGED_IOU:
         return False
-    changed = on_table(now.change.outline, now.change.camera)
-    return intersection_area(old, changed) >= NUDGED_COVER * polygon_area(old)
+    length_axis = old[1] - old[0] if np.linalg.norm(old[1] - old[0]) > np.linalg.norm(old[3] - old[0]) else old[3] - old[0]
+    length = float(np.linalg.norm(length_axis))
+    along = abs(float(np.dot(new.mean(axis=0) - old.mean(axis=0), length_axis / max(length, 1e-9))))
+    return along < NUDGED_ALONG * length
 
 
 def pile_of(card: Card) -> str:

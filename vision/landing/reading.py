@@ -77,6 +77,15 @@ def read_change(recogniser: Recogniser, image: NDArray[np.uint8], change: Change
     return Landing(change.frame, np.asarray(outline, dtype=np.float64), reading, change)
 
 
+def sharpness(image: NDArray[np.uint8], outline: NDArray[np.floating]) -> float:
+    """How sharp ``image`` (BGR) is over an outline's bounding box: the variance of its lightness's Laplacian."""
+    h, w = image.shape[:2]
+    x0, y0 = np.clip(np.floor(outline.min(axis=0)).astype(int), 0, [w - 1, h - 1])
+    x1, y1 = np.clip(np.ceil(outline.max(axis=0)).astype(int) + 1, 1, [w, h])
+    grey = cv2.cvtColor(np.ascontiguousarray(image[y0:y1, x0:x1]), cv2.COLOR_BGR2GRAY)
+    return float(cv2.Laplacian(grey, cv2.CV_32F).var()) if grey.size else 0.0
+
+
 def gone(change: Change) -> Landing:
     """A change that shows the bare table (:attr:`Change.bare`): a card went, nothing to read."""
     return Landing(change.frame, change.outline, Reading(None, 0.0), change)

@@ -9,10 +9,12 @@ bites and that no smooth darkening explains (a shadow) is a card that came (or o
 something still moving) is waited out. The reference takes in each change once it is handed on, and follows
 the frame wherever the table matches it and is still, so that a drifting exposure never builds up.
 
-What real cameras do, corrected before comparing: the exposure and white balance drift (each Lab channel moved
-to the reference's by the median difference over the table); the camera is nudged (its shift and turn since the
-first view found afresh each frame, by phase correlation and ECC; the frame is brought back onto the reference,
-and the camera is reported with each change so that every card's place is kept in the first view's pixels).
+What real cameras do, corrected before comparing: the exposure and white balance drift or step (each Lab
+channel mapped onto the reference's by a gain and an offset fitted on the table, then what a smooth change of the
+light leaves, block by block; the reference takes in only frames so mapped, so it keeps one exposure); the camera
+is knocked or nudged (its shift and turn since the first view found afresh each frame, by phase correlation and
+ECC, against the camera at rest; the frame is brought back onto the reference, and the camera is reported with each
+change so that every card's place is kept in the first view's pixels).
 """
 
 from __future__ import annotations
@@ -35,6 +37,10 @@ CHANGED = 14.0
 much or more after the gain correction."""
 AT_REST = 12.0
 """A small pixel is at rest when it differs from the frame before by less than this (Lab distance)."""
+REST_FRAMES = 3
+"""A region is handed on once it has lain still this many frames at 10 frames a second (0.3 s: a clear view;
+:class:`MotionWatch` takes the camera's rate, never under two frames), and read on the sharper of the last two (a
+shake or a slow shutter blurs a frame in a few: a 35-px 200 blurred reads as an End of Limit)."""
 BITTEN = 0.08
 """A region whose rectangle has more than this share of moving pixels waits (fingers still on the card)."""
 SHADOW_RESIDUAL = 0.06
@@ -65,7 +71,7 @@ GAIN_RANGE = (0.7, 1.4)
 LIGHT_BLOCKS = (5, 8)
 """Rows and columns of blocks over which a smooth change of the light is followed (:func:`_light_field`)."""
 LIGHT_NEAR = 0.5
-"""A block follows the light only where at least this share of it is near the reference already."""
+"""A block follows the light only where at least this share of it lies near its median difference."""
 MARGIN = 8
 """The border (small pixels) a camera's shift leaves unknown, left out of its misfit."""
 EDGE_SHARE = 0.05
@@ -150,9 +156,11 @@ class MotionWatch:
     errors never add up, and a camera knocked and back costs nothing.
     """
 
-    def __init__(self, card_size: CardSize | None = None, *, settle_frames: int = SETTLE_FRAMES) -> None:
+    def __init__(self, card_size: CardSize | None = None, *, settle_frames: int = SETTLE_FRAMES,
+                 rest_frames: int = REST_FRAMES) -> None:
         self.card_size = card_size or CardSize()
         self.settle_frames = settle_frames
+        self.rest_frames = max(2, rest_frames)
         self._reference: NDArray[np.float32] | None = None
         self._first: NDArray[np.float32] | None = None
         self._still: NDArray[np.int32] | None = None
@@ -208,7 +216,8 @@ class MotionWatch:
                 waiting |= mask
                 settled |= mask
                 continue
-            if _touches(_grown(mask, ARM_MARGIN), motion) or _bitten(rect, motion):
+            if _touches(_grown(mask, ARM_MARGIN), motion) or _bitten(rect, motion) \
+                    or float(np.median(self._still[mask])) < self.rest_frames:
                 waiting |= mask
                 continue
             corners = cv2.boxPoints(rect).astype(np.float64)
@@ -344,15 +353,16 @@ def _gain_matched(small: NDArray[np.float32], reference: NDArray[np.float32]) ->
 
 def _light_field(matched: NDArray[np.float32], reference: NDArray[np.float32]) -> NDArray[np.float32]:
     """What the exposure's fit leaves of a smooth change of the light (a glare that does not scale with the
-    exposure, a lamp's gradient): the median difference of each block of :data:`LIGHT_BLOCKS` over what is near
-    the reference there, smoothed over the picture. A block mostly changed (an arm, a pile of cards laid) adds
-    nothing. Blocks are larger than cards, so a card laid is never taken for light."""
+    exposure, a lamp's gradient, a bright table clipped): in each block of :data:`LIGHT_BLOCKS`, the mean
+    difference over what lies near the block's median difference, smoothed over the picture. A block whose
+    pixels do not mostly agree (an arm, a pile of cards laid) adds nothing. Blocks are larger than cards, so a
+    card laid is never taken for light."""
     h, w = matched.shape[:2]
     rows, cols = LIGHT_BLOCKS
     bh, bw = h // rows, w // cols
     d = (reference[: bh * rows : 2, : bw * cols : 2] - matched[: bh * rows : 2, : bw * cols : 2]).reshape(
         rows, (bh + 1) // 2, cols, (bw + 1) // 2, 3).transpose(0, 2, 1, 3, 4).reshape(rows, cols, -1, 3)
-    near = np.abs(d).max(axis=3, keepdims=True) < CHANGED
+    near = np.abs(d - np.median(d, axis=2, keepdims=True)).max(axis=3, keepdims=True) < CHANGED
     counts = near.sum(axis=2)
     sums = np.where(near, d, 0).sum(axis=2)
     field = np.where(counts >= LIGHT_NEAR * d.shape[2], sums / np.maximum(counts, 1), 0).astype(np.float32)
@@ -428,8 +438,8 @@ def _registration(reference: NDArray[np.float32], seen: NDArray[np.float32], res
     at rest. A knock of a pixel or two matters (a sharp card's rim moved that far differs as a card laid); once
     it passed, the camera is back at rest, not wherever along a striped cloth's stripes the knock's fit lay."""
     candidates = [resting, before, np.eye(2, 3, dtype=np.float32)]
-    reference = cv2.GaussianBlur(np.ascontiguousarray(reference[..., 0]), (0, 0), REGISTER_SOFTEN)
-    seen = cv2.GaussianBlur(np.ascontiguousarray(seen[..., 0]), (0, 0), REGISTER_SOFTEN)
+    reference = np.asarray(cv2.GaussianBlur(np.ascontiguousarray(reference[..., 0]), (0, 0), REGISTER_SOFTEN), np.float32)
+    seen = np.asarray(cv2.GaussianBlur(np.ascontiguousarray(seen[..., 0]), (0, 0), REGISTER_SOFTEN), np.float32)
     window = _hanning(seen.shape[:2])
     (dx, dy), response = cv2.phaseCorrelate(reference, seen, window)
     if response >= MIN_RESPONSE:
