@@ -49,6 +49,17 @@ def test_a_safety_laid_crosswise_is_a_coup_fourre():
     assert state.sides[0].safeties == {Card.EXTRA_TANK: SafetyPlay.PLAYED}
 
 
+def test_a_remedy_laid_away_from_its_battle_pile_is_counted_and_flagged():
+    """A card read as a Roll in the safety row (an Extra Tank misread, most likely): the table is asked."""
+    h = Hand()
+    h.lay(pile("South", Card.ROLL))
+    state = h.lay(pile("South", Card.ROLL), Laid(Card.ROLL, 150, 500))
+    assert state.flags[-1].reason is FlagReason.OFF_PILE and state.flags[-1].card is Card.ROLL
+    assert [f.reason for f in state.flags] == [FlagReason.OFF_PILE]
+    state = h.lay(pile("South", Card.ROLL), Laid(Card.ROLL, 150, 500), pile("South", Card.STOP))
+    assert [f.reason for f in state.flags] == [FlagReason.OFF_PILE]  # a card laid on the pile is no news
+
+
 def test_a_third_200_is_flagged_not_counted():
     h = Hand()
     twos = column("North", Card.DISTANCE_200, 100, 3)

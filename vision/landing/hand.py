@@ -56,6 +56,9 @@ shadow), as much as 0.65 in the 2-D hands (a fifth of a card lower)."""
 NUDGED_ALONG = 0.18
 """... less than this share of its length further along it (a column's step is a fifth of a card or more, a nudge of a
 twelfth of a card comes out at 0.14 on the rough outlines)."""
+OFF_PILE = 0.9
+"""A battle or speed card whose centre lies further than this many card lengths from the last card of its side's
+pile of that kind landed off the pile (a pile's cards lie on one another)."""
 SAME_CARD = 0.7
 """A change read as the card on top of its spot, on an outline overlapping it this much, is that card seen
 again (what was left of its change, a shadow that went), not a second one: a column's next card lies a strip
@@ -157,6 +160,10 @@ class LandedHand:
     """The plays a hand cannot hold (a third 200, a side past the goal, more of a card than the deck has), each
     with the rule it breaks: on the table, not counted, flagged — one of the hand's cards was misread or seen
     twice, or a player erred."""
+    off_pile: list[Play] = field(default_factory=list)
+    """Battle or speed cards that landed away from their side's pile of that kind (counted, flagged): a player
+    starting a second pile, or, far likelier, a card misread (held-out 2-D hand 0: an Extra Tank in the safety row
+    read as a Roll)."""
     extension_called_by: str | None = None
     reached_700_at: tuple[str, int] | None = None
     """The side that first reached exactly 700 in a 700-km hand, and the frame its card landed."""
@@ -197,6 +204,8 @@ class LandedHand:
         else:
             stack.append(play)
         refusal = self._refusal(play) if play.side is not None else None
+        if self._off_pile(play):
+            self.off_pile.append(play)
         self.plays.append(play)
         if refusal is not None:
             self.refused.append((play, refusal))
@@ -209,6 +218,19 @@ class LandedHand:
             if play.pile != "distance" and checked:  # the piles' order is known only as cards come
                 self._piles.append((play.side, play.pile, PileCard(landing.frame, play.card)))
         return play
+
+    def _off_pile(self, play: Play) -> bool:
+        """Whether a battle or speed card lands more than :data:`OFF_PILE` card lengths from the last card of its
+        side's pile of that kind (none yet: it starts the pile; a card itself off the pile is not the pile)."""
+        if play.side is None or play.pile not in ("battle", "speed"):
+            return False
+        away = {id(p) for p in self.off_pile}
+        last = next((p for p in reversed(self.plays) if (p.side, p.pile) == (play.side, play.pile) and id(p) not in away), None)
+        if last is None:
+            return False
+        there, here = last.landing.on_table, play.landing.on_table
+        length = max(float(np.linalg.norm(there[1] - there[0])), float(np.linalg.norm(there[3] - there[0])))
+        return float(np.linalg.norm(here.mean(axis=0) - there.mean(axis=0))) > OFF_PILE * length
 
     def _take_back(self, landing: Landing) -> None:
         """The card on top where a card went is no longer on the table: a card moved lands again elsewhere (one
@@ -269,7 +291,7 @@ class LandedHand:
     @property
     def flagged(self) -> bool:
         """Whether a play breaks a rule of play or a count the hand can hold, or a change on a side went unread."""
-        return bool(self.breaches or self.refused or self.unread)
+        return bool(self.breaches or self.refused or self.unread or self.off_pile)
 
     def _breach(self, play: Play) -> RuleBreach | None:
         """The rule of play ``play`` breaks by its side's piles as the landings showed them (vision/track/rule_checks)."""

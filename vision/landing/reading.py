@@ -29,7 +29,11 @@ from vision.read.recogniser import Reading, Recogniser
 SQUARE = 1.25
 """A changed rectangle whose long side is less than this many times its short one is read both ways."""
 SURE = 0.5
-"""A reading at least this confident teaches the card's length (:meth:`CardSize.learn`)."""
+"""A reading at least this confident teaches the card's length (:meth:`CardSize.learn`) ..."""
+AGREES = 0.15
+"""... where the outline read and the change's rectangle are as long within this share (a card laid on the bare
+table changes the picture over its whole outline): an outline fitted to the rim can shrink to the print inside it
+(held-out 2-D hand 2: a 70-px card read on a 55-px outline, and every card after it looked for on boxes too small)."""
 
 
 @dataclass(frozen=True)
@@ -72,7 +76,8 @@ def read_change(recogniser: Recogniser, image: NDArray[np.uint8], change: Change
         best = min(same, key=lambda k: (round(_overlap(boxes[k], here), 1), -readings[k].confidence))
     reading = readings[best]
     outline = reading.outline if reading.outline is not None else boxes[best]
-    if reading.card is not None and reading.confidence >= SURE:
+    if reading.card is not None and reading.confidence >= SURE \
+            and abs(_length(np.asarray(outline, dtype=np.float64)) / _length(change.outline) - 1) <= AGREES:
         card_size.learn(outline)
     return Landing(change.frame, np.asarray(outline, dtype=np.float64), reading, change)
 

@@ -90,7 +90,7 @@ class LandingTracker:
         self._flags: list[Flag] = []
         self._events: list[PlayEvent] = []
         self._correction: _Correction | None = None
-        self._seen = (0, 0, 0)
+        self._seen = (0, 0, 0, 0)
 
     def sees_the_draw_pile(self, spot: NDArray[np.float64]) -> None:
         """Where the first view showed the draw pile (it may come a frame or two after the hand started)."""
@@ -141,7 +141,7 @@ class LandingTracker:
     def _flag_news(self, view: TableView) -> None:
         """A flag for each breach, refusal and unread change the last landings brought."""
         hand = self.hand
-        breaches, refused, unread = self._seen
+        breaches, refused, unread, off_pile = self._seen
         for b in hand.breaches[breaches:]:
             play = next(p for p in hand.plays if p.landing.frame == b.play.frame and p.card is b.play.card)
             self._flag(view, play.side, play.card, FlagReason(b.breach.value), b.message, play.landing)
@@ -151,7 +151,10 @@ class LandingTracker:
             side = side_of(landing, self.layout, self.hand.middle)
             self._flag(view, side, None, FlagReason.UNREAD,
                        f"a card laid on {side}'s side could not be read: its count may lack it", landing)
-        self._seen = (len(hand.breaches), len(hand.refused), len(hand.unread))
+        for play in hand.off_pile[off_pile:]:
+            self._flag(view, play.side, play.card, FlagReason.OFF_PILE,
+                       f"{play.side} laid {play.card.title} away from its {play.pile} pile at frame {play.landing.frame}: is it the card read?", play.landing)
+        self._seen = (len(hand.breaches), len(hand.refused), len(hand.unread), len(hand.off_pile))
 
     def _flag(self, view: TableView, side: str | None, card: Card | None, reason: FlagReason, message: str,
               landing: Landing) -> None:

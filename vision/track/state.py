@@ -30,6 +30,9 @@ class FlagReason(Enum):
     UNPROVOKED_COUP_FOURRE = "unprovoked_coup_fourre"
     """Counted, and flagged: a safety laid sideways that answers no matching attack laid on its side just
     before (a safety misread as sideways, or the attack missed)."""
+    OFF_PILE = "off_pile"
+    """Counted, and flagged: a battle or speed card that landed away from its side's pile of that kind (a card
+    misread, most likely: a safety read as a remedy)."""
     UNREAD = "unread"
     """A card landed on a side that could not be read (a deck Borne reads badly, the camera too far, something
     laid there that is no card): its count may lack it. Of the side, no card."""
