@@ -43,13 +43,16 @@ def counts(sides: list[dict]) -> dict[tuple[str, str], int]:
 
 def followed(run: CameraRun, *, timeout: float) -> dict[tuple[str, str], int]:
     """The hand's count once ``run`` has it pending at the end of its frames."""
-    done = run.wait_for(lambda h: h["pending"] is not None, timeout=timeout, what="the hand pending at its end")
-    return counts(done["pending"]["record"]["sides"])
+    done = run.wait_for(lambda h: h["pending"] is not None or bool(h["held"]), timeout=timeout,
+                        what="the hand pending (or held for its flags) at its end")
+    ended = done["pending"] if done["pending"] is not None else done["held"][0]
+    return counts(ended["record"]["sides"])
 
 
 def frames_from(hand: Path, first: int, out: Path) -> Path:
     """A folder of the hand's frames from ``first`` on (links), as the camera gives them after a restart."""
     (out / "frames").mkdir(parents=True)
+    (out / "truth").symlink_to((hand / "truth").resolve())  # the first view's true boxes, found beside the frames
     for path in sorted((hand / "frames").glob("*.jpg"))[first:]:
         (out / "frames" / path.name).symlink_to(path.resolve())
     return out / "frames"
@@ -63,12 +66,13 @@ def kill_once(hand: Path, work: Path, fps: float, rng: random.Random) -> dict:
     at = rng.uniform(events[0]["frame"], events[-1]["frame"]) / fps
     db = work / "games.sqlite3"
     first = CameraRun(db, hand / "frames", hand, fps=fps).start()
-    started = time.monotonic()
     try:
         first.wait_for_frame(timeout=60)
-        time.sleep(max(0.0, at - (time.monotonic() - started)))
+        filming = time.monotonic()  # about when the camera's first frame came: it films on at fps from here
+        time.sleep(max(0.0, at - (time.monotonic() - filming)))
         shown = first.hand()
-        reached = int(first.get("/api/camera").json()["frames"])
+        # where the camera is now: the frames the pipeline took, or more where it fell behind and skipped some
+        reached = max(int(first.get("/api/camera").json()["frames"]), round((time.monotonic() - filming) * fps))
     finally:
         first.kill()
     killed = time.monotonic()

@@ -49,7 +49,10 @@ KNOWN_OUTLINES = 40
 """The latest landings whose outlines a change is also read on (a card laid on a pile lies where the last did)."""
 KNOWN_COVER = 0.85
 """A card the first view shows lying this much inside a card the hand taken back after a restart has (a strip of
-its column, the card itself) is that card."""
+its column, the card itself) is that card ..."""
+KNOWN_NEAR = 0.5
+"""... and so is one read as the same card with its middle within this share of a card's length of it (the landed
+outlines are rough, a tenth of a card: a strip's box fell outside one, and the kill bench counted it again)."""
 WATCH_RATE = 5.0
 """The frame rate :data:`~vision.landing.watch.SETTLE_FRAMES` is given at."""
 
@@ -210,10 +213,8 @@ class Pipeline:
         assert self.first_view is not None
         census = take_census(list(self.first_view.sightings), self.layout)
         seen = [c.sighting for side in census.sides for c in side.cards] + list(census.unassigned)
-        known = [x.on_table for x in self.landed]  # a hand taken back after a restart: the cards it has
-        cards = [s for s in seen if s.face_up and s.card is not None and not any(
-            intersection_area(np.asarray(s.corners, dtype=np.float64), q) >= KNOWN_COVER * polygon_area(s.corners)
-            for q in known)]
+        known = [x for x in self.landed if x.reading.card is not None]  # a hand taken back: the cards it has
+        cards = [s for s in seen if s.face_up and s.card is not None and not any(_known(s, x) for x in known)]
         identity = np.eye(2, 3)
         return tuple(Landing(frame, np.asarray(s.corners, dtype=np.float64), Reading(s.card, float(s.confidence)),
                              Change(frame, np.asarray(s.corners, dtype=np.float64), identity)) for s in cards)
@@ -468,3 +469,14 @@ def run_source(source: FrameFeed, pipeline: Pipeline, *, on_result: Callable[[Fr
         if on_finish is not None:
             on_finish(events)
     return events
+
+
+def _known(seen: Sighting, landed: Landing) -> bool:
+    """Whether a card the first view shows is one the hand taken back after a restart has (:data:`KNOWN_COVER`,
+    :data:`KNOWN_NEAR`)."""
+    corners = np.asarray(seen.corners, dtype=np.float64)
+    there = landed.on_table
+    if intersection_area(corners, there) >= KNOWN_COVER * polygon_area(corners):
+        return True
+    length = max(float(np.linalg.norm(there[1] - there[0])), float(np.linalg.norm(there[3] - there[0])))
+    return seen.card is landed.reading.card and float(np.linalg.norm(corners.mean(axis=0) - there.mean(axis=0))) < KNOWN_NEAR * length

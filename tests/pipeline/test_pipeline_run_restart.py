@@ -22,7 +22,9 @@ def counts(hand: dict) -> dict[tuple[str, str], int]:
 def test_a_hand_in_play_survives_sigkill_and_counting_goes_on_from_it(tmp_path: Path) -> None:
     seq = render_sequence(tmp_path / "seq", seed=SEED, frames=200)
     db = tmp_path / "games.sqlite3"
-    first = CameraRun(db, seq / "frames", seq, fps=25).start()
+    # the sequence's own rate: a clear view is 0.3 s still, and a 10-frames/s hand played as 25 frames/s has
+    # none between plays laid three frames apart
+    first = CameraRun(db, seq / "frames", seq, fps=10).start()
     try:
         before = first.wait_for(lambda h: h["plays"] >= 4 and h["phase"] == "in_play", timeout=60,
                                 what="four cards counted")
@@ -38,7 +40,7 @@ def test_a_hand_in_play_survives_sigkill_and_counting_goes_on_from_it(tmp_path: 
     (rest / "truth").symlink_to(seq / "truth")
     for path in sorted((seq / "frames").iterdir())[frame + 1:]:
         (rest / "frames" / path.name).symlink_to(path)
-    second = CameraRun(db, rest / "frames", seq, fps=25).start()
+    second = CameraRun(db, rest / "frames", seq, fps=10).start()
     try:
         back = second.hand()
         assert back is not None and back["hand"] == before["hand"]
