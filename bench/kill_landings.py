@@ -42,10 +42,16 @@ def counts(sides: list[dict]) -> dict[tuple[str, str], int]:
 
 
 def followed(run: CameraRun, *, timeout: float) -> dict[tuple[str, str], int]:
-    """The hand's count once ``run`` has it pending at the end of its frames."""
-    done = run.wait_for(lambda h: h["pending"] is not None or bool(h["held"]), timeout=timeout,
-                        what="the hand pending (or held for its flags) at its end")
-    ended = done["pending"] if done["pending"] is not None else done["held"][0]
+    """The hand's count once ``run`` has come to the end of its frames (not at the first pending: a 700-km hand
+    reopens when the side at 700 plays on), pending or held for its flags."""
+    deadline = time.monotonic() + timeout
+    while not run.get("/api/camera").json()["ended"]:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the frames not ended within {timeout} s\n{run.log.read_text()}")
+        time.sleep(0.2)
+    done = run.wait_for(lambda h: h["pending"] is not None or bool(h["held"]), timeout=30,
+                        what="the hand pending (or held for its flags) at the end of the frames")
+    ended = done["held"][0] if done["held"] else done["pending"]
     return counts(ended["record"]["sides"])
 
 

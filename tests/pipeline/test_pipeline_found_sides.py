@@ -70,7 +70,7 @@ def test_run_without_a_layout_or_saved_zones_counts_the_hand_as_with_the_true_zo
     with GameStore(db) as store:  # the game's set-up names the sides, in seat order
         store.create_game(GameSetup(sides=(Side(name="Ana"), Side(name="Ben")), rules=RuleSet.from_name("classic"),
                                     target=5000), author="test")
-    run = CameraRun(db, sequence / "frames", sequence, fps=25, layout=None, find_sides=True).start()
+    run = CameraRun(db, sequence / "frames", sequence, fps=10, layout=None, find_sides=True).start()  # its own rate
     try:
         run.wait_for_frame(timeout=60)
         done = run.wait_for(lambda h: h["pending"] is not None, timeout=240, what="the hand pending at the end")

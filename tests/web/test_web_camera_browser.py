@@ -16,7 +16,7 @@ pytestmark = pytest.mark.browser
 
 def test_a_hand_the_camera_follows_is_confirmed_on_the_page_and_lands_in_the_game(tmp_path: Path, browser: Any) -> None:
     seq = render_sequence(tmp_path / "seq", seed=5, frames=120)
-    run = CameraRun(tmp_path / "games.sqlite3", seq / "frames", seq, fps=30).start()
+    run = CameraRun(tmp_path / "games.sqlite3", seq / "frames", seq, fps=10).start()  # the hand's own rate (a clear view is 0.3 s)
     page = browser.new_page(bypass_csp=True, viewport={"width": 1280, "height": 800})
     try:
         page.add_init_script(f"localStorage.setItem('borne.token', '{TOKEN}')")
@@ -65,7 +65,7 @@ def test_a_hand_in_doubt_waits_for_a_person_with_each_flag_s_picture_then_goes_i
         source = k if k < 90 else 0  # the first frame: the table before anyone played
         shutil.copy(seq / "frames" / f"{source:06d}.jpg", cut / "frames" / f"{k:06d}.jpg")
         shutil.copy(seq / "truth" / f"{source:06d}.json", cut / "truth" / f"{k:06d}.json")
-    run = CameraRun(tmp_path / "games.sqlite3", cut / "frames", cut, fps=30).start()
+    run = CameraRun(tmp_path / "games.sqlite3", cut / "frames", cut, fps=10).start()
     page = browser.new_page(bypass_csp=True, viewport={"width": 1280, "height": 800})
     try:
         page.add_init_script(f"localStorage.setItem('borne.token', '{TOKEN}')")
