@@ -337,7 +337,6 @@ def _gain_matched(small: NDArray[np.float32], reference: NDArray[np.float32]) ->
     out = np.empty_like(small)
     for c in range(3):
         x, y = now[:, c], was[:, c]
-        keep = np.ones(len(x), bool)
         gain, offset = 1.0, float(np.median(y - x))
         for _ in range(GAIN_FITS):
             residual = np.abs(y - (gain * x + offset))
