@@ -41,6 +41,12 @@ def xywhr_from_corners(corners: NDArray[np.floating]) -> FloatArray:
     return out
 
 
+def long_side(quad: NDArray[np.floating]) -> float:
+    """The longer of a quadrilateral's first two sides (a card outline's length)."""
+    q = np.asarray(quad, dtype=np.float64).reshape(4, 2)
+    return float(max(np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[3] - q[0])))
+
+
 def polygon_area(corners: NDArray[np.floating]) -> float:
     """Area of a simple polygon (shoelace formula)."""
     points = np.asarray(corners, dtype=np.float64).reshape(-1, 2).tolist()  # a few corners: plain floats are quicker

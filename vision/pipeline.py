@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from vision.flag_pictures import FlagPictures, flag_key, flag_picture
-from vision.geometry import intersection_area, polygon_area
+from vision.geometry import intersection_area, long_side, polygon_area
 from vision.landing.card_size import CardSize
 from vision.landing.reading import Landing, gone, read_change, sharpness
 from vision.landing.tracker import TableView
@@ -478,5 +478,5 @@ def _known(seen: Sighting, landed: Landing) -> bool:
     there = landed.on_table
     if intersection_area(corners, there) >= KNOWN_COVER * polygon_area(corners):
         return True
-    length = max(float(np.linalg.norm(there[1] - there[0])), float(np.linalg.norm(there[3] - there[0])))
-    return seen.card is landed.reading.card and float(np.linalg.norm(corners.mean(axis=0) - there.mean(axis=0))) < KNOWN_NEAR * length
+    near = float(np.linalg.norm(corners.mean(axis=0) - there.mean(axis=0))) < KNOWN_NEAR * long_side(there)
+    return seen.card is landed.reading.card and near

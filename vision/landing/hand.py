@@ -32,7 +32,7 @@ from numpy.typing import NDArray
 from scoring.cards import DISTANCE_VALUES, SAFETY_AGAINST, Card
 from scoring.hand import EXTENDED_GOAL, SafetyPlay
 from scoring.plays import BrokenRule, check_play
-from vision.geometry import iou
+from vision.geometry import iou, long_side
 from vision.landing.reading import Landing
 from vision.table.found_sides import PILE_CLEARANCE
 from vision.table.layout import TableLayout
@@ -229,8 +229,7 @@ class LandedHand:
         if last is None:
             return False
         there, here = last.landing.on_table, play.landing.on_table
-        length = max(float(np.linalg.norm(there[1] - there[0])), float(np.linalg.norm(there[3] - there[0])))
-        return float(np.linalg.norm(here.mean(axis=0) - there.mean(axis=0))) > OFF_PILE * length
+        return float(np.linalg.norm(here.mean(axis=0) - there.mean(axis=0))) > OFF_PILE * long_side(there)
 
     def _take_back(self, landing: Landing) -> None:
         """The card on top where a card went is no longer on the table: a card moved lands again elsewhere (one

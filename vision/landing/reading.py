@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.geometry import iou
+from vision.geometry import iou, long_side
 from vision.landing.card_size import CardSize
 from vision.landing.watch import Change, on_table, through
 from vision.read.outline import refine_outline
@@ -77,7 +77,7 @@ def read_change(recogniser: Recogniser, image: NDArray[np.uint8], change: Change
     reading = readings[best]
     outline = reading.outline if reading.outline is not None else boxes[best]
     if reading.card is not None and reading.confidence >= SURE \
-            and abs(_length(np.asarray(outline, dtype=np.float64)) / _length(change.outline) - 1) <= AGREES:
+            and abs(long_side(np.asarray(outline, dtype=np.float64)) / long_side(change.outline) - 1) <= AGREES:
         card_size.learn(outline)
     return Landing(change.frame, np.asarray(outline, dtype=np.float64), reading, change)
 
@@ -113,8 +113,8 @@ def _along(q: NDArray[np.float64], card_size: CardSize, across: bool = False) ->
     a, b = q[1] - q[0], q[3] - q[0]
     long_axis = a if (np.linalg.norm(a) >= np.linalg.norm(b)) != across else b
     centred = card_size.card_box(q, long_axis)
-    slack = _length(centred) - float(np.linalg.norm(long_axis))
-    if abs(slack) < 0.1 * _length(centred):
+    slack = long_side(centred) - float(np.linalg.norm(long_axis))
+    if abs(slack) < 0.1 * long_side(centred):
         return [centred]
     step = long_axis / (np.linalg.norm(long_axis) + 1e-9) * slack / 2
     return [centred, centred + step, centred - step]
@@ -127,8 +127,3 @@ def _overlap(box: NDArray[np.floating], known: Sequence[NDArray[np.float64]]) ->
 
 def _inside(point: NDArray[np.float64], quad: NDArray[np.float64]) -> bool:
     return cv2.pointPolygonTest(quad.astype(np.float32).reshape(-1, 1, 2), (float(point[0]), float(point[1])), False) >= 0
-
-
-def _length(box: NDArray[np.float64]) -> float:
-    sides = np.linalg.norm(box - np.roll(box, -1, axis=0), axis=1)
-    return float(max(sides[0], sides[1]))
