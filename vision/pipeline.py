@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from vision.flag_pictures import FlagPictures, flag_key, flag_picture
-from vision.geometry import intersection_area, long_side, polygon_area
 from vision.landing.card_size import CardSize
 from vision.landing.reading import Landing, gone, read_change, sharpness
 from vision.landing.tracker import TableView
@@ -47,12 +46,6 @@ FLAG_PICTURE_LATE_FRAMES = 5
 10 frames a second (the same time at another rate)."""
 KNOWN_OUTLINES = 40
 """The latest landings whose outlines a change is also read on (a card laid on a pile lies where the last did)."""
-KNOWN_COVER = 0.85
-"""A card the first view shows lying this much inside a card the hand taken back after a restart has (a strip of
-its column, the card itself) is that card ..."""
-KNOWN_NEAR = 0.5
-"""... and so is one read as the same card with its middle within this share of a card's length of it (the landed
-outlines are rough, a tenth of a card: a strip's box fell outside one, and the kill bench counted it again)."""
 WATCH_RATE = 5.0
 """The frame rate :data:`~vision.landing.watch.SETTLE_FRAMES` is given at."""
 
@@ -124,6 +117,8 @@ class Pipeline:
         self._empty = False
         self._unread: list[Landing] = []
         self._restored = False
+        self._resumed_view = False
+        """The motion watch took back the clear view of the run before a restart."""
         self._drawn: tuple[tuple[Any, ...], tuple[Any, ...], FrameReading, TableCensus] | None = None
         """The last :meth:`_reading`: what it was made of, and it."""
         self._last_index = -1
@@ -208,13 +203,15 @@ class Pipeline:
         return self.last
 
     def _in_play(self, frame: int) -> tuple[Landing, ...]:
-        """The face-up cards the first view showed, each as a landing (a hand already in play); after a restart,
-        those the hand taken back lacks (laid while Borne was down)."""
+        """The face-up cards the first view showed, each as a landing (a hand already in play). None after a restart
+        that took back the last clear view: what was laid while Borne was down is a change against it, read as a
+        landing."""
         assert self.first_view is not None
+        if self._resumed_view:
+            return ()
         census = take_census(list(self.first_view.sightings), self.layout)
         seen = [c.sighting for side in census.sides for c in side.cards] + list(census.unassigned)
-        known = [x for x in self.landed if x.reading.card is not None]  # a hand taken back: the cards it has
-        cards = [s for s in seen if s.face_up and s.card is not None and not any(_known(s, x) for x in known)]
+        cards = [s for s in seen if s.face_up and s.card is not None]
         identity = np.eye(2, 3)
         return tuple(Landing(frame, np.asarray(s.corners, dtype=np.float64), Reading(s.card, float(s.confidence)),
                              Change(frame, np.asarray(s.corners, dtype=np.float64), identity)) for s in cards)
@@ -415,8 +412,10 @@ class Pipeline:
         )
 
     def snapshot(self) -> dict[str, Any]:
-        """The lifecycle and its tracker as a JSON document, for :meth:`restore` after a restart."""
-        out = {"version": 2, "frame": self._last_index, "time": self._last_time, "lifecycle": self.lifecycle.to_state()}
+        """The lifecycle and its tracker, the motion watch's last clear view and the card's length learnt, as a JSON
+        document, for :meth:`restore` after a restart."""
+        out = {"version": 3, "frame": self._last_index, "time": self._last_time, "lifecycle": self.lifecycle.to_state(),
+               "view": self.watch.to_state(), "card_lengths": list(self.card_size.lengths)}
         if self.seating is not None and self.seating.layout is not None:
             out["found_layout"] = self.layout.to_json()  # the sides found are taken back with their hand
         return out
@@ -426,14 +425,19 @@ class Pipeline:
 
         :raises ValueError: the snapshot is of another table (other sides) or another version.
         """
-        if document.get("version") != 2:
-            raise ValueError(f"unknown snapshot version {document.get('version')!r}")
+        if document.get("version") != 3:
+            raise ValueError(f"unknown snapshot version {document.get('version')!r} (a hand saved by an older Borne)")
         if "found_layout" in document and not self.seated:
             self.seat(TableLayout.from_json(document["found_layout"]))
         self.lifecycle = HandLifecycle.from_state(document["lifecycle"], self.lifecycle)
         tracker = self.lifecycle.tracker
         self.landed = [x for view in tracker.views for x in view.landings] if tracker is not None else []
         self._restored = True
+        if document["view"] is not None:
+            self.watch.resume(document["view"])
+            self._resumed_view = True
+        self.card_size.lengths.clear()
+        self.card_size.lengths.extend(float(x) for x in document["card_lengths"])
         self.frame_offset = int(document["frame"]) + 1
         self.time_offset = float(document["time"]) + 1.0
         self._last_index, self._last_time = int(document["frame"]), float(document["time"])
@@ -470,13 +474,3 @@ def run_source(source: FrameFeed, pipeline: Pipeline, *, on_result: Callable[[Fr
             on_finish(events)
     return events
 
-
-def _known(seen: Sighting, landed: Landing) -> bool:
-    """Whether a card the first view shows is one the hand taken back after a restart has (:data:`KNOWN_COVER`,
-    :data:`KNOWN_NEAR`)."""
-    corners = np.asarray(seen.corners, dtype=np.float64)
-    there = landed.on_table
-    if intersection_area(corners, there) >= KNOWN_COVER * polygon_area(corners):
-        return True
-    near = float(np.linalg.norm(corners.mean(axis=0) - there.mean(axis=0))) < KNOWN_NEAR * long_side(there)
-    return seen.card is landed.reading.card and near

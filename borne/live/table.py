@@ -50,7 +50,7 @@ class LiveTable:
 
         def read(result: FrameResult) -> None:
             self._report(result)
-            self._publish(landed=bool(result.landings))
+            self._publish(save=bool(result.landings) or result.look.first)
 
         def finish(events: list[LifecycleEvent]) -> None:
             for event in events:
@@ -92,14 +92,15 @@ class LiveTable:
 
             self.camera.set_frame(census_jpeg(result.frame.image, result.census, self.pipeline.layout))
 
-    def _publish(self, *, landed: bool = False) -> None:
-        """Push the live hand to the displays and save it, when it changed or a card landed (each landing is stored
-        as it is decided: a run killed and started again takes the hand back with none lost or doubled)."""
+    def _publish(self, *, save: bool = False) -> None:
+        """Push the live hand to the displays and save it, when it changed or ``save`` (a card landed, the first view
+        was taken): each landing is stored as it is decided, with the clear view it leaves, so that a run killed and
+        started again takes the hand back and reads what was laid meanwhile as landings."""
         from scoring.web.camera import publish_hand
 
         hand = self.pipeline.live_hand().model_copy(update={"game_id": self.keeper.game_id})
         changed = publish_hand(self.camera, hand, store=self.app.state.store, broadcaster=self.app.state.broadcaster)
-        if changed or landed:
+        if changed or save:
             self.app.state.store.save_camera_document(name=LIVE_HAND_DOCUMENT, document=self.pipeline.snapshot())
 
     def has_saved_hand(self) -> bool:

@@ -4,6 +4,8 @@ restart (no landing lost or doubled)."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -98,6 +100,30 @@ def test_a_run_taken_back_after_a_restart_goes_on_with_no_landing_lost_or_double
     assert [(e.side, e.card) for e in state.events] == [
         ("South", Card.DISTANCE_100), ("South", Card.DISTANCE_200), ("North", Card.DISTANCE_50)]
     assert state.flags == ()
+
+
+def test_cards_laid_while_borne_was_down_are_landings_against_the_view_it_saved(matcher):
+    empty = table()
+    one = lay(empty, face_of(matcher, Card.DISTANCE_100), card_corners((150, 290), 0))
+    two = lay(one, face_of(matcher, Card.DISTANCE_200), card_corners((300, 290), 0))
+    three = lay(two, face_of(matcher, Card.DISTANCE_50), card_corners((450, 70), 0))
+    first = Pipeline(WholeTable(matcher, []), LAYOUT, goal=1000)  # type: ignore[arg-type]
+    follow(first, [empty] * 2 + [one] * 4)
+    snapshot = json.loads(json.dumps(first.snapshot()))  # stored as JSON
+    again = Pipeline(WholeTable(matcher, []), LAYOUT, goal=1000)  # type: ignore[arg-type]
+    again.restore(snapshot)
+    follow(again, [three] * 5)  # the 200 and the 50 were laid while Borne was down
+    state = again.state
+    assert state is not None
+    assert sorted((e.side, e.card.value) for e in state.events) == sorted([
+        ("South", Card.DISTANCE_100.value), ("South", Card.DISTANCE_200.value), ("North", Card.DISTANCE_50.value)])
+    assert state.flags == ()
+
+
+def test_a_snapshot_of_an_older_borne_is_refused_with_its_version(matcher):
+    pipeline = Pipeline(WholeTable(matcher, []), LAYOUT, goal=1000)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="version 2"):
+        pipeline.restore({**pipeline.snapshot(), "version": 2})
 
 
 def test_a_card_nudged_by_a_sleeve_is_no_second_play(matcher):

@@ -19,8 +19,10 @@ change so that every card's place is kept in the first view's pixels).
 
 from __future__ import annotations
 
+import base64
 import itertools
 from dataclasses import dataclass, field
+from typing import Any
 
 import cv2
 import numpy as np
@@ -176,11 +178,54 @@ class MotionWatch:
         """Frames in a row the camera was found away from :attr:`_resting`."""
         self._scale = 1.0
         self._width = SMALL_WIDTH
+        self._resumed = False
+        """A clear view was taken back (:meth:`resume`) and no frame looked at since."""
+
+    def _first_resumed(self, index: int, seen: NDArray[np.float32]) -> Look:
+        """The first frame after :meth:`resume`: the frame before the next, and the first view (read whole), with
+        no change yet (a change waits to lie still)."""
+        assert self._reference is not None
+        matched = _gain_matched(seen, self._reference)
+        self._camera = _registration(self._reference, matched, self._resting, self._camera)
+        self._before = _warped_back(matched, self._camera)
+        return Look(index, (), True, _full_frame(self._camera, self._scale), first=True)
+
+    def to_state(self) -> dict[str, Any] | None:
+        """The last clear view (the reference, the first view, the camera at rest) as a JSON document (``None``:
+        no view yet), for :meth:`resume` after a restart: what changed while Borne was down is then read as
+        landings against it, and what had landed is no change."""
+        if self._reference is None or self._first is None:
+            return None
+        return {"reference": _png(self._reference), "first": _png(self._first), "width": self._width,
+                "resting": self._resting.tolist()}
+
+    def resume(self, state: dict[str, Any]) -> None:
+        """Go on from a :meth:`to_state`: the next frame is compared with that clear view (and reported as the first
+        view, so that the whole table is read once for the draw pile).
+
+        :raises ValueError: the state is damaged.
+        """
+        reference, first = _unpng(state["reference"]), _unpng(state["first"])
+        if reference.shape != first.shape:
+            raise ValueError("the saved view's reference and first view differ in size")
+        self._reference, self._first = reference, first
+        self._width = int(state["width"])
+        self._scale = self._width / SMALL_WIDTH
+        self._resting = np.asarray(state["resting"], dtype=np.float32).reshape(2, 3)
+        self._camera = self._resting.copy()
+        self._still = np.zeros(reference.shape[:2], np.int32)
+        self._before, self._resumed = None, True
 
     def look(self, index: int, image: NDArray[np.uint8]) -> Look:
         """Compare one frame (BGR, full size) with the reference; the first still frame becomes the reference (the
         first view: a camera may start while an arm is over the table)."""
         seen = self._small(image)
+        if self._resumed:
+            self._resumed = False
+            if self._reference is not None and self._reference.shape == seen.shape:
+                return self._first_resumed(index, seen)
+            self._reference = self._first = None  # a camera of another size: its first view starts afresh
+            self._camera = self._resting = np.eye(2, 3, dtype=np.float32)
         if self._reference is None or self._before is None or self._first is None or self._still is None:
             still = self._before is not None and self._before.shape == seen.shape \
                 and float((_distance2(seen, self._before) >= AT_REST ** 2).mean()) < FIRST_STILL
@@ -305,6 +350,26 @@ def _take_in(reference: NDArray[np.float32], small: NDArray[np.float32], outline
     cv2.fillConvexPoly(mask, np.round(centre + (outline - centre) * 1.15).astype(np.int32), 1)
     keep = mask.astype(bool) | _grown(region, 1)
     reference[keep] = small[keep]
+
+
+def _png(small: NDArray[np.float32]) -> str:
+    """A small Lab picture as PNG in base64 (whole Lab units: the watch's thresholds are ten times coarser)."""
+    ok, data = cv2.imencode(".png", np.clip(np.rint(small), 0, 255).astype(np.uint8))
+    if not ok:
+        raise ValueError("the watch's view could not be encoded")
+    return base64.b64encode(data.tobytes()).decode("ascii")
+
+
+def _unpng(text: str) -> NDArray[np.float32]:
+    """A :func:`_png` picture back.
+
+    :raises ValueError: not a PNG of three channels.
+    """
+    data = np.frombuffer(base64.b64decode(text, validate=True), np.uint8)
+    small = cv2.imdecode(data, cv2.IMREAD_UNCHANGED)
+    if small is None or small.ndim != 3 or small.shape[2] != 3:
+        raise ValueError("the saved view is no picture of three channels")
+    return np.asarray(small, dtype=np.float32)
 
 
 def _grown(mask: NDArray[np.bool_], by: int) -> NDArray[np.bool_]:
