@@ -1,10 +1,10 @@
 """Enrolling a deck from one photo of its 19 card types laid out on the table, in any order, or from the
 pages of its print-and-play sheet (a card printed again is kept once).
 
-Each card is found in the photo (the card-shaped quadrilaterals of :func:`datasets.enrol.card_candidates`,
-one per card, of about one size) and straightened. Then each is given a name to confirm: a distance card by
-its printed numeral (:mod:`vision.read.numerals`), the others by the generic edition's face they resemble
-most, each name given once (the surest first). The person enrolling confirms or corrects the names (the
+Each card is found in the photo (:mod:`vision.teach.finding`: card-shaped outlines that straighten into 56 × 87
+rectangles of one size on the table's plane) and straightened. Then each is given a name to confirm: by its place
+where the cards lie as the guide shows (:mod:`vision.teach.guide`), else by what is printed on it, its likeness to
+the generic edition's faces last (:mod:`vision.teach.naming`), each name given once (the surest first). The person enrolling confirms or corrects the names (the
 terminal shows them and draws a numbered sheet of the cards); nothing is stored before that.
 """
 
@@ -18,23 +18,19 @@ import cv2
 import numpy as np
 
 from datasets.edition import FACE_KEYS, Edition, write_edition
-from datasets.enrol import (
-    _outer_frame,
-    card_candidates,
-    even_out,
-    order_corners,
-    same_faces,
-    straighten,
-)
+from datasets.enrol import _outer_frame, card_candidates, even_out, order_corners, same_faces, straighten
 from datasets.errors import DuplicateFaceError, EnrolmentError
 from scoring.cards import Card
+from vision.teach.finding import CardsNotFoundError, find_cards
+from vision.teach.guide import agrees, guide_places
+from vision.teach.naming import FACE, Proposal, TextReader, evidence, names, proposed
 
-LAYOUT_WORK_PX = 1600
-"""The photo is searched for cards on a copy this many pixels across (19 cards: each covers 1–4 % of it)."""
+SHEET_WORK_PX = 1600
+"""A sheet's page is searched for cards on a copy this many pixels across."""
 MIN_CARD_SHARE = 0.002
-"""A card covers at least this share of the photo."""
+"""A card covers at least this share of the page."""
 SIZE_SPREAD = 1.8
-"""Cards of one deck in one photo: each card's area within this factor of the median card's."""
+"""Cards of one page: each card's area within this factor of the median card's."""
 
 
 @dataclass(frozen=True)
@@ -47,21 +43,34 @@ class LaidCard:
     face: np.ndarray
     """RGB, upright or upside down (a card's two ends are told apart by the reading, not here)."""
     proposed: Card
-    by_numeral: bool
-    """The proposal comes from the printed numeral (else from resemblance to the generic edition)."""
+    reason: str
+    """Why that name: what is printed on the card, or its likeness to the generic edition's faces."""
     page: int = 0
     """Which of the pictures given holds it (0: the first)."""
 
 
 def find_laid_cards(image: np.ndarray) -> list[np.ndarray]:
-    """The corners (face order) of each card in an RGB photo of cards laid apart, in reading order.
+    """The corners (face order) of each card in an RGB photo of cards laid apart, in reading order
+    (:func:`vision.teach.finding.find_cards`).
 
     :raises EnrolmentError: no card found.
     """
-    cards, scale = card_candidates(image, min_share=MIN_CARD_SHARE, work_px=LAYOUT_WORK_PX)
+    try:
+        return [order_corners(card.corners) for card in find_cards(image)]
+    except CardsNotFoundError as e:
+        raise EnrolmentError(str(e)) from None
+
+
+def find_sheet_cards(image: np.ndarray) -> list[np.ndarray]:
+    """The corners (face order) of each card on a scanned page of a print-and-play sheet (flat, the cards edge to
+    edge between cut marks), in reading order: card-shaped contours of about one size.
+
+    :raises EnrolmentError: no card found.
+    """
+    cards, scale = card_candidates(image, min_share=MIN_CARD_SHARE, work_px=SHEET_WORK_PX)
     found = _one_per_card(cards)
     if not found:
-        raise EnrolmentError("no card found in the photo: lay the cards apart, face up, on a plain table")
+        raise EnrolmentError("no card found on the page")
     # a quadrilateral round two cards side by side would take both: again, with cards of the typical size only
     typical = float(np.median([cv2.contourArea(q.astype(np.float32)) for q in found]))
     sized = [c for c in cards if typical / SIZE_SPREAD <= cv2.contourArea(c[2].astype(np.float32)) <= typical * SIZE_SPREAD]
@@ -97,44 +106,38 @@ def _one_per_card(cards: list[tuple[float, float, np.ndarray]]) -> list[np.ndarr
     return found
 
 
-def propose_names(faces: list[np.ndarray]) -> list[tuple[Card, bool]]:
-    """A name for each straightened face (RGB), each card id once: distance cards by their numerals where
-    readable, then the rest by the generic edition's face each resembles most, the surest pairs first.
+def propose_names(faces: list[np.ndarray], corners: list[np.ndarray] | None = None) -> list[Proposal]:
+    """A name for each straightened face (RGB), each card id once, with its reason: where the cards (``corners``,
+    in one photo) lie as the guide shows and what is printed on them agrees, each card's place
+    (:mod:`vision.teach.guide`); else (:mod:`vision.teach.naming`) what is printed on it (its name in any of the
+    display's languages or the publishers' printings, a distance value), then its likeness to the generic faces.
 
-    :raises EnrolmentError: not 19 faces.
+    :raises EnrolmentError: more than 19 faces.
     """
     from vision.read.matcher import FaceMatcher
-    from vision.read.models import faces_folder, numeral_reader
+    from vision.read.models import faces_folder
 
-    if len(faces) != len(Card):
+    if len(faces) > len(Card):
         raise EnrolmentError(f"found {len(faces)} different cards, not {len(Card)}: lay each card type once, face up "
-                             "and apart from the others, on a plain table, and photograph them all (or give every "
-                             "page of the deck's print-and-play sheet, without the backs' page)")
+                             "and apart from the others, and keep other card-sized things (a phone, a notebook) away")
+    reader = TextReader.shipped()
+    vocabulary = names()
+    readings = []
+    for face in faces:
+        bgr = np.ascontiguousarray(cv2.resize(face, FACE, interpolation=cv2.INTER_AREA)[..., ::-1], np.uint8)
+        readings.append(evidence(reader.lines(bgr), vocabulary))
+    places = guide_places(corners) if corners is not None else None
+    printed = [max(r, key=lambda c: r[c][0]) if r else None for r in readings]
+    if places is not None and agrees(places, printed):
+        return [Proposal(card, f"its place in the guide (row {1 + list(Card).index(card) // 5}, card "
+                               f"{1 + list(Card).index(card) % 5})", 0.97) for card in places]
     generic = FaceMatcher.from_folder(faces_folder("generic"), "generic")
-    reader = numeral_reader()
-    names: dict[int, tuple[Card, bool]] = {}
-    if reader is not None:
-        for k, face in enumerate(faces):
-            bgr = np.ascontiguousarray(face[..., ::-1])
-            h, w = bgr.shape[:2]
-            value = reader.value(bgr, np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64))
-            card = Card(f"distance_{value}") if value is not None else None
-            if card is not None and card not in {c for c, _ in names.values()}:
-                names[k] = (card, True)
-    scores = np.zeros((len(faces), len(Card)))
+    likeness = np.zeros((len(faces), len(Card)))
     for k, face in enumerate(faces):
-        bgr = np.ascontiguousarray(cv2.resize(face, (120, 186), interpolation=cv2.INTER_AREA)[..., ::-1])
+        bgr = np.ascontiguousarray(cv2.resize(face, (120, 186), interpolation=cv2.INTER_AREA)[..., ::-1], np.uint8)
         rows, _ = generic.scores(bgr, np.array([[0, 0], [120, 0], [120, 186], [0, 186]], np.float64))
-        scores[k] = rows[:, : len(Card)].max(axis=0)
-    taken = {c for c, _ in names.values()}
-    free = [k for k in range(len(faces)) if k not in names]
-    cards = [j for j, c in enumerate(Card) if c not in taken]
-    pairs = sorted(((scores[k, j], k, j) for k in free for j in cards), reverse=True)
-    for _, k, j in pairs:
-        if k not in names and list(Card)[j] not in taken:
-            names[k] = (list(Card)[j], False)
-            taken.add(list(Card)[j])
-    return [names[k] for k in range(len(faces))]
+        likeness[k] = rows[:, : len(Card)].max(axis=0)
+    return proposed(readings, likeness)
 
 
 def lay_out(photos: Path | np.ndarray | Sequence[Path | np.ndarray]) -> list[LaidCard]:
@@ -149,14 +152,21 @@ def lay_out(photos: Path | np.ndarray | Sequence[Path | np.ndarray]) -> list[Lai
     for page, picture in enumerate(pictures):
         image = _picture(picture)
         try:
-            quads = find_laid_cards(image)
+            quads = find_laid_cards(image) if len(pictures) == 1 else find_sheet_cards(image)
         except EnrolmentError as e:
             raise EnrolmentError(f"{picture}: {e}" if isinstance(picture, Path) else str(e)) from None
         found += [(page, q, straighten(image, order_corners(q))) for q in quads]
-    found = [found[k] for k in distinct_faces([face for _, _, face in found])]
-    names = propose_names([face for _, _, face in found])
-    return [LaidCard(k + 1, q, f, card, by_numeral, page)
-            for k, ((page, q, f), (card, by_numeral)) in enumerate(zip(found, names, strict=True))]
+    if len(pictures) > 1:  # a print-and-play sheet prints a card many times; one photo holds each card once
+        found = [found[k] for k in distinct_faces([face for _, _, face in found])]
+    proposals = propose_names([face for _, _, face in found], [q for _, q, _ in found] if len(pictures) == 1 else None)
+    if len(found) < len(Card):
+        missing = [c.value for c in Card if all(p.card is not c for p in proposals)]
+        raise EnrolmentError(f"found {len(found)} different cards, not {len(Card)}: none reads as "
+                             f"{', '.join(missing)}; lay each card type once, face up and apart from the others, and "
+                             "photograph them all (or give every page of the deck's print-and-play sheet, without the "
+                             "backs' page)")
+    return [LaidCard(k + 1, q, f, name.card, name.reason, page)
+            for k, ((page, q, f), name) in enumerate(zip(found, proposals, strict=True))]
 
 
 def _picture(picture: Path | np.ndarray) -> np.ndarray:

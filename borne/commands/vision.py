@@ -45,6 +45,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="one photo of the cards laid out: take the names Borne proposes without asking")
     p.add_argument("--names", default=None, metavar="'3=stop 7=roll'",
                    help="one photo of the cards laid out: correct the proposed names of these cards (by number)")
+    p.add_argument("--json", action="store_true",
+                   help="one photo of the cards laid out: the last line printed is the cards as JSON (CONTRACT §7: "
+                        "each card's number, id and corners in the photo's pixels) and the seconds it took")
     p.add_argument("--fitted", action="store_true",
                    help="also fit a recogniser on scenes rendered with the faces (about 90 s); detect and replay then "
                         "read the edition with it: a deck whose cards differ only in small print is read far better "
@@ -110,14 +113,17 @@ def _enrol(args: argparse.Namespace) -> int:
             raise CommandError(f"--reader: {reader_path_} is missing (train it with `borne train reader`)")
     started = time.monotonic()
     paths = [Path(p) for p in args.folder]
+    laid: list[dict[str, Any]] | None = None
     if len(paths) == 1 and not paths[0].is_file():  # a folder of one picture per card type
+        if args.json:
+            raise CommandError("--json is for one photo of the cards laid out, not a folder of a picture per card")
         with tqdm(total=19, desc="finding cards", unit="card") as bar:
             edition = enrol_folder(paths[0], args.edition, progress=lambda key: bar.update(1))
     else:  # one photo of the 19 cards laid out, or the pages of a print-and-play sheet
         folders = [p for p in paths if p.is_dir()]
         if folders:
             raise CommandError(f"{folders[0]}: give one folder of a picture per card, or pictures of cards laid out")
-        edition, waited = _enrol_layout(paths, args)
+        edition, waited, laid = _enrol_layout(paths, args)
         started += waited
     # an edition enrolled again keeps nothing of the way it was read before
     for stale in (RECOGNISER_FILE, HEAD_FILE, PROTOTYPES_FILE):
@@ -128,15 +134,20 @@ def _enrol(args: argparse.Namespace) -> int:
     elif args.fitted:
         recogniser, _ = fit_with_progress(edition.name, scenes=args.scenes, views=args.face_views, seed=args.seed)
         recogniser.save(edition.folder / RECOGNISER_FILE)
-    print(f"enrolled edition {edition.name!r} in {time.monotonic() - started:.1f} s; use --edition {edition.name}")
+    seconds = time.monotonic() - started
+    print(f"enrolled edition {edition.name!r} in {seconds:.1f} s; use --edition {edition.name}")
+    if args.json and laid is not None:
+        import json
+
+        print(json.dumps({"cards": laid, "seconds": round(seconds, 1)}))
     return 0
 
 
-def _enrol_layout(photo: Any, args: argparse.Namespace) -> tuple[Any, float]:
+def _enrol_layout(photo: Any, args: argparse.Namespace) -> tuple[Any, float, list[dict[str, Any]]]:
     """One photo of the 19 card types laid out, or several pictures holding them (a print-and-play sheet's
     pages): the cards found, straightened and named, the names confirmed
-    (``--yes``, ``--names`` or at the terminal), then stored; and the seconds spent waiting for the person (the
-    time printed is Borne's)."""
+    (``--yes``, ``--names`` or at the terminal), then stored; the seconds spent waiting for the person (the
+    time printed is Borne's); and the cards as CONTRACT §7's ``--json`` gives them."""
     import sys
     import tempfile
     import time
@@ -153,8 +164,7 @@ def _enrol_layout(photo: Any, args: argparse.Namespace) -> tuple[Any, float]:
     sheet = draw_sheet(cards, Path(tempfile.gettempdir()) / f"borne-enrol-{name}.png")
     print(f"found {len(cards)} cards; their names as proposed (also drawn in {sheet}):", file=sys.stderr)
     for c in cards:
-        how = "its numeral" if c.by_numeral else "looks like the generic edition's"
-        print(f"  {c.number:2d}  {c.proposed.value:<15} ({how})", file=sys.stderr)
+        print(f"  {c.number:2d}  {c.proposed.value:<15} ({c.reason})", file=sys.stderr)
     corrections = parse_corrections(args.names or "")
     waited = 0.0
     if not args.yes and not args.names:
@@ -172,7 +182,9 @@ def _enrol_layout(photo: Any, args: argparse.Namespace) -> tuple[Any, float]:
                 print(f"  {e}", file=sys.stderr)
     else:
         edition = enrol_layout(cards, name, corrections, out_root=data_dir() / "editions")
-    return edition, waited
+    laid = [{"number": c.number, "card": corrections.get(c.number, c.proposed).value,
+             "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in c.corners]} for c in cards]
+    return edition, waited, laid
 
 
 def _warn_look_alikes(folder: Any, name: str) -> None:

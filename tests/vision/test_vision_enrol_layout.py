@@ -130,7 +130,7 @@ def test_a_sheet_missing_a_card_type_is_refused_before_anything_is_stored(tmp_pa
 
     faces = {c.value: load_edition("generic").face(c) for c in Card}
     pages = sheet_pages([faces[c.value] for c in SHEET if c is not Card.DRIVING_ACE])
-    with pytest.raises(EnrolmentError, match="found 18 different cards, not 19"):
+    with pytest.raises(EnrolmentError, match="found 18 different cards, not 19: none reads as driving_ace"):
         lay_out(pages)
 
 
@@ -142,3 +142,69 @@ def test_look_alike_cards_are_not_taken_for_a_card_printed_again():
     again = np.ascontiguousarray(cv2.copyMakeBorder(again, 6, 8, 5, 4, cv2.BORDER_REPLICATE)[::-1, ::-1])
     shown = [faces["distance_25"], faces["distance_50"], faces["distance_75"], again, faces["distance_50"]]
     assert distinct_faces(shown) == [0, 1, 2]
+
+
+def rendered_layout(*, guide: bool, faces: dict[str, np.ndarray]):
+    """A 1920 x 1080 phone photo of the 19 cards on a wooden table, its edge and the floor in view, a cup by them."""
+    from datasets.layout_photos import LayoutSpec, render_layout
+
+    spec = LayoutSpec(seed=3, split="dev", guide=guide, surface="wood", patterned=False, edge=True, width=1920,
+                      height=1080, things=("cup",))
+    return render_layout(faces, spec)
+
+
+def truly(laid, corners: np.ndarray) -> Card:
+    """The card laid nearest ``corners``."""
+    return min(laid.cards, key=lambda c: float(np.linalg.norm(c[1].mean(axis=0) - corners.mean(axis=0))))[0]
+
+
+def test_with_the_tables_edge_and_a_cup_in_view_every_card_is_found_and_named_by_its_print():
+    from datasets.edition import load_edition
+
+    laid = rendered_layout(guide=False, faces={c.value: np.asarray(load_edition("generic").face(c)) for c in Card})
+    cards = lay_out(laid.image)
+    assert len(cards) == len(Card)  # the table's top is no card, nor the cup
+    assert [c.proposed for c in cards] == [truly(laid, c.corners) for c in cards]
+    assert sum(c.reason.startswith("printed") for c in cards) >= 10  # read from the names printed on them
+
+
+def test_a_deck_that_prints_no_names_laid_as_the_guide_shows_is_named_by_the_places():
+    from datasets.art_random import random_edition
+
+    laid = rendered_layout(guide=True, faces=random_edition(11))  # only its distance cards print anything
+    cards = lay_out(laid.image)
+    assert [c.proposed for c in cards] == [truly(laid, c.corners) for c in cards]
+    assert all(c.reason.startswith("its place in the guide") for c in cards)
+
+
+def test_a_layout_photo_missing_a_card_is_refused_naming_the_card_missing(tmp_path):
+    from datasets.edition import load_edition
+
+    laid = rendered_layout(guide=False, faces={c.value: np.asarray(load_edition("generic").face(c)) for c in Card})
+    image = laid.image.copy()
+    gone, corners = next((c, q) for c, q in laid.cards if c is Card.EXTRA_TANK)
+    centre = corners.mean(axis=0)
+    cv2.fillConvexPoly(image, np.rint(centre + (corners - centre) * 1.15).astype(np.int32),
+                       tuple(float(v) for v in np.median(image[int(centre[1]) - 80: int(centre[1]) - 60, :], axis=(0, 1))))
+    cv2.imwrite(str(tmp_path / "table.jpg"), image[..., ::-1])
+    out = enrol(tmp_path / "table.jpg", tmp_path, "--yes")
+    assert out.returncode == 2 and "found 18 different cards, not 19: none reads as extra_tank" in out.stderr
+    assert not (tmp_path / "data" / "editions" / "laid").exists()
+
+
+def test_json_gives_each_card_its_number_id_and_corners_in_reading_order(tmp_path):
+    import json
+
+    from datasets.edition import load_edition
+
+    laid = rendered_layout(guide=False, faces={c.value: np.asarray(load_edition("generic").face(c)) for c in Card})
+    cv2.imwrite(str(tmp_path / "table.jpg"), laid.image[..., ::-1], [cv2.IMWRITE_JPEG_QUALITY, 92])
+    out = enrol(tmp_path / "table.jpg", tmp_path, "--yes", "--json")
+    assert out.returncode == 0, out.stderr[-2000:]
+    document = json.loads(out.stdout.strip().splitlines()[-1])
+    assert set(document) == {"cards", "seconds"} and document["seconds"] > 0
+    cards = document["cards"]
+    assert [c["number"] for c in cards] == list(range(1, 20)) and {c["card"] for c in cards} == {c.value for c in Card}
+    middles = [np.mean(c["corners"], axis=0) for c in cards]
+    assert all(len(c["corners"]) == 4 for c in cards) and middles[0][1] <= min(m[1] for m in middles) + 60
+    assert all(truly(laid, np.asarray(c["corners"])).value == c["card"] for c in cards)
