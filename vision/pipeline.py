@@ -46,6 +46,9 @@ FLAG_PICTURE_LATE_FRAMES = 5
 10 frames a second (the same time at another rate)."""
 KNOWN_OUTLINES = 40
 """The latest landings whose outlines a change is also read on (a card laid on a pile lies where the last did)."""
+CENSUS_STILL = 1.0
+"""Seconds the table stays still after a landing before it is read whole once, its census checked against the
+landings (a play the watch missed is a flag, never a count); and when the source ends after a landing."""
 WATCH_RATE = 5.0
 """The frame rate :data:`~vision.landing.watch.SETTLE_FRAMES` is given at."""
 
@@ -124,8 +127,11 @@ class Pipeline:
         self._last_index = -1
         self._last_time = 0.0
         self._busy = 0.0
-        self.seconds: dict[str, float] = {"watch": 0.0, "read": 0.0, "follow": 0.0}
-        """Wall-clock seconds spent so far in each stage: the motion watch, reading the landings, the rest."""
+        self.seconds: dict[str, float] = {"watch": 0.0, "read": 0.0, "census": 0.0, "follow": 0.0}
+        """Wall-clock seconds spent so far in each stage: the motion watch, reading the landings, the whole table's
+        census at a clear view, the rest."""
+        self._census_due = False
+        self._still_since = 0.0
         self.frame_offset = 0
         """Added to each frame's index before the lifecycle sees it: a run restored after a restart
         goes on from the frame it had reached (a camera's frames count from 0 again)."""
@@ -172,7 +178,10 @@ class Pipeline:
             self.landed.clear()
         self.landed.extend(landings)
         index, at = frame.index + self.frame_offset, frame.time + self.time_offset
-        view = TableView(index, at, landings, empty, in_play=bool(in_play) and not self._restored)
+        census_started = time.perf_counter()
+        census = self._census(image, look, landings, empty, at)
+        census_seconds = time.perf_counter() - census_started
+        view = TableView(index, at, landings, empty, in_play=bool(in_play) and not self._restored, census=census)
         reading, census = self._reading(look)
         events: tuple[LifecycleEvent, ...] = ()
         found = None
@@ -197,7 +206,8 @@ class Pipeline:
         done = time.perf_counter()
         self.seconds["watch"] += watched - started
         self.seconds["read"] += read - watched
-        self.seconds["follow"] += done - read
+        self.seconds["census"] += census_seconds
+        self.seconds["follow"] += done - read - census_seconds
         self._busy += done - started
         self.last = FrameResult(frame, look, landings, reading, census, events, done - started)
         return self.last
@@ -215,6 +225,20 @@ class Pipeline:
         identity = np.eye(2, 3)
         return tuple(Landing(frame, np.asarray(s.corners, dtype=np.float64), Reading(s.card, float(s.confidence)),
                              Change(frame, np.asarray(s.corners, dtype=np.float64), identity)) for s in cards)
+
+    def _census(self, image: Any, look: Look, landings: tuple[Landing, ...], empty: bool, at: float) -> TableCensus | None:
+        """The whole table's census once it has been still :data:`CENSUS_STILL` seconds after a landing (once a
+        landing; ``None`` otherwise)."""
+        if landings:
+            self._census_due = True
+        if landings or look.moving:
+            self._still_since = at
+        if empty:
+            self._census_due = False
+        if not self._census_due or not self.seated or at - self._still_since < CENSUS_STILL:
+            return None
+        self._census_due = False
+        return take_census(list(self.reader.read(image).sightings), self.layout)
 
     def _sharper(self, image: Any, look: Look, change: Change) -> Any:
         """The frame to read a change on: this one, or the one before where it is sharper over the change (a
@@ -318,6 +342,10 @@ class Pipeline:
             assert self.seating is not None
             h, w = self.last.frame.image.shape[:2]
             events = self.seat(self.seating.settle(w, h))
+        if self._census_due and self.seated and self.last is not None and not self.last.look.moving:
+            self._census_due = False
+            census = take_census(list(self.reader.read(self.last.frame.image).sightings), self.layout)
+            events += self._follow(TableView(self._last_index, self._last_time, census=census))
         ended = self.lifecycle.end_of_source(self._last_index)
         self.log.extend(ended)
         if self.last is not None:

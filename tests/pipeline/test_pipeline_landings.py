@@ -126,6 +126,37 @@ def test_a_snapshot_of_an_older_borne_is_refused_with_its_version(matcher):
         pipeline.restore({**pipeline.snapshot(), "version": 2})
 
 
+def test_a_census_showing_more_than_the_landings_is_a_flag_never_a_count(matcher):
+    empty = table()
+    here, there = card_corners((150, 290), 0), card_corners((320, 290), 0)
+    laid = lay(empty, face_of(matcher, Card.DISTANCE_100), here)
+    # the table read whole at the clear view after the landing sees a second 100 on South's side (a play the
+    # watch missed, or a census misreading): flagged with where it lies, the count stays the landings'
+    seen = [Sighting(here, True, Card.DISTANCE_100, 0.9), Sighting(there, True, Card.DISTANCE_100, 0.9)]
+    reader = WholeTable(matcher, [(laid, seen)])
+    pipeline = Pipeline(reader, LAYOUT, goal=1000)  # type: ignore[arg-type]
+    follow(pipeline, [empty] * 2 + [laid] * 30)  # 3 s still after the landing
+    state = pipeline.state
+    assert state is not None and state.sides[1].distance[100] == 1
+    (flag,) = state.flags
+    assert (flag.reason.value, flag.side, flag.card) == ("census", "South", Card.DISTANCE_100)
+    assert "shows 2" in flag.message and flag.where is not None
+    reads = reader.reads
+    follow(pipeline, [laid] * 30, start=32)  # read once a landing, not again while nothing lands
+    assert reader.reads == reads and len(pipeline.state.flags) == 1  # type: ignore[union-attr]
+
+
+def test_a_census_agreeing_with_the_landings_raises_nothing(matcher):
+    empty = table()
+    here = card_corners((150, 290), 0)
+    laid = lay(empty, face_of(matcher, Card.DISTANCE_100), here)
+    reader = WholeTable(matcher, [(laid, [Sighting(here, True, Card.DISTANCE_100, 0.9)])])
+    pipeline = Pipeline(reader, LAYOUT, goal=1000)  # type: ignore[arg-type]
+    follow(pipeline, [empty] * 2 + [laid] * 30)
+    state = pipeline.state
+    assert state is not None and state.flags == () and reader.reads >= 1
+
+
 def test_a_card_nudged_by_a_sleeve_is_no_second_play(matcher):
     empty = table()
     laid = lay(empty, face_of(matcher, Card.DISTANCE_100), card_corners((200, 290), 0))

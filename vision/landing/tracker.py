@@ -29,6 +29,7 @@ from vision.landing.hand import AGAIN_WITHIN, Census, LandedHand, Play, add_play
 from vision.landing.reading import Landing
 from vision.landing.watch import Change
 from vision.read.recogniser import Reading
+from vision.table.census import TableCensus
 from vision.table.layout import TableLayout
 from vision.track.rule_checks import PlayRules
 from vision.track.state import Flag, FlagReason, HandState, PlayEvent, SideState
@@ -50,6 +51,8 @@ class TableView:
     """The table is as bare as it was before the hand: every card cleared away."""
     in_play: bool = False
     """The landings are the cards already on the table when the camera started (read once from the first view)."""
+    census: TableCensus | None = None
+    """The whole table read at this clear view (:meth:`LandingTracker.update` checks the landings against it)."""
 
 
 @dataclass
@@ -91,6 +94,7 @@ class LandingTracker:
         self._events: list[PlayEvent] = []
         self._correction: _Correction | None = None
         self._seen = (0, 0, 0, 0)
+        self._census_seen: set[tuple[str, Card, int]] = set()
 
     def sees_the_draw_pile(self, spot: NDArray[np.float64]) -> None:
         """Where the first view showed the draw pile (it may come a frame or two after the hand started)."""
@@ -105,7 +109,32 @@ class LandingTracker:
         if view.landings:
             self.views.append(view)
             self._land(view)
+        if view.census is not None:
+            self._check(view, view.census)
         return self.state()
+
+    def _check(self, view: TableView, census: TableCensus) -> None:
+        """A flag for each card the census shows more of on a side than the landings counted (once for each count
+        it shows): a cross-check, never a count."""
+        state = self.state()
+        for seen in census.sides:
+            counted = next((s for s in state.sides if s.side == seen.side), None)
+            if counted is None:
+                continue
+            more = [(Card(f"distance_{km}"), n, counted.distance.get(km, 0)) for km, n in seen.distance.items()]
+            more += [(card, 1, int(card in counted.safeties)) for card in seen.safeties]
+            for card, shown, landed in more:
+                key = (seen.side, card, shown)
+                if shown <= landed or key in self._census_seen:
+                    continue
+                self._census_seen.add(key)
+                where = next((c.sighting.corners for c in seen.cards if c.sighting.card is card), None)
+                top = None if where is None else np.asarray(where, np.float64)
+                spot = None if top is None else top[np.argsort(top[:, 1])[:2]].mean(axis=0)
+                self._flags.append(Flag(view.index, view.time, seen.side, card, FlagReason.CENSUS,
+                                        f"the table read whole shows {shown} {card.title} on {seen.side}'s side, the "
+                                        f"landings counted {landed}: was a play missed, or is the census wrong?",
+                                        None if spot is None else (float(spot[0]), float(spot[1]))))
 
     def _land(self, view: TableView) -> None:
         hand = self.hand

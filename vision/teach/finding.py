@@ -72,13 +72,13 @@ def find_cards(image: NDArray[np.uint8]) -> list[FoundCard]:
     gradient = _gradient(grey)
     fitted = [q for q in (_fitted(gradient, q) for q in _contour_outlines(small) + _segment_outlines(grey))
               if q is not None and _big_enough(q, grey.shape)]
-    support = {id(q): _support(gradient, q) for q in fitted}
-    outlines = _distinct([q for q in fitted if support[id(q)] >= SUPPORT_CARD], gradient)
-    sure = [q for q in outlines if support[id(q)] >= SUPPORT_PLANE]
+    outlines = _distinct([q for q in fitted if _support(gradient, q) >= SUPPORT_CARD], gradient)
+    sure_sides = [_support(gradient, q) >= SUPPORT_PLANE for q in outlines]
+    sure = [q for q, ok in zip(outlines, sure_sides, strict=True) if ok]
     if not sure:
         raise CardsNotFoundError("no card found in the photo: lay the cards apart, face up, and photograph them all")
     plane = _plane(sure, grey.shape)
-    cards = _cards(outlines, plane, [support[id(q)] >= SUPPORT_PLANE for q in outlines])
+    cards = _cards(outlines, plane, sure_sides)
     if not cards:
         raise CardsNotFoundError("no card found in the photo: lay the cards apart, face up, and photograph them all")
     return [FoundCard(q / scale, _edge_strength(gradient, q)) for q in _reading_order(cards)]
@@ -291,26 +291,30 @@ def _support(gradient: NDArray[np.float32], quad: NDArray[np.float64]) -> float:
     return least
 
 
-MOST_OUTLINES = 500
+MOST_OUTLINES = 1500
 """Outlines kept for the plane's search, the strongest edges first (a checked cloth closes thousands)."""
 
 
 def _distinct(outlines: list[NDArray[np.float64]], gradient: NDArray[np.float32]) -> list[NDArray[np.float64]]:
-    """One outline per place: of outlines whose corners all lie close, the one on the strongest edges (at most
-    :data:`MOST_OUTLINES`)."""
-    scored = sorted(((_edge_strength(gradient, q), q) for q in outlines), key=lambda x: -x[0])
-    kept: list[NDArray[np.float64]] = []
-    for _, q in scored:
-        size = np.sqrt(_area(q))
-        if not any(_same_place(q, k, 0.08 * size) for k in kept):
-            kept.append(q)
-            if len(kept) == MOST_OUTLINES:
-                break
-    return kept
-
-
-def _same_place(a: NDArray[np.float64], b: NDArray[np.float64], tolerance: float) -> bool:
-    return any(float(np.linalg.norm(np.roll(a, k, axis=0) - b, axis=1).max()) < tolerance for k in range(4))
+    """One outline per place: of outlines whose corners all lie close (clockwise from any corner), the one on the
+    strongest edges (at most :data:`MOST_OUTLINES`)."""
+    if not outlines:
+        return []
+    order = np.argsort([-_edge_strength(gradient, q) for q in outlines])
+    quads = np.stack([outlines[k] for k in order])
+    size = np.sqrt(np.array([_area(q) for q in quads]))
+    kept: list[int] = []
+    for k in range(len(quads)):
+        if kept:
+            others = quads[kept]
+            turned = np.stack([np.roll(quads[k], r, axis=0) for r in range(4)])  # (4, 4, 2)
+            misses = np.linalg.norm(others[:, None] - turned[None], axis=3).max(axis=2).min(axis=1)
+            if (misses < 0.08 * size[k]).any():
+                continue
+        kept.append(k)
+        if len(kept) == MOST_OUTLINES:
+            break
+    return [quads[k] for k in kept]
 
 
 # -- the table's plane -------------------------------------------------------------------------------------------
@@ -411,12 +415,18 @@ def _places(quads: NDArray[np.float64]) -> NDArray[np.int64]:
     middle = quads.mean(axis=1)
     x, y = quads[..., 0], quads[..., 1]
     area = 0.5 * np.abs(np.sum(x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y, axis=1))
+    # inside[k, j]: the middle of j inside the (convex, clockwise) outline k
+    edges = np.roll(quads, -1, axis=1) - quads  # (n, 4, 2)
+    to_middle = middle[None, :, None, :] - quads[:, None, :, :]  # (n, n, 4, 2)
+    cross = edges[:, None, :, 0] * to_middle[..., 1] - edges[:, None, :, 1] * to_middle[..., 0]
+    inside = (cross >= 0).all(axis=2) | (cross <= 0).all(axis=2)
     place = np.arange(len(quads))
     for k in np.argsort(-area):
-        polygon = quads[k].astype(np.float32).reshape(-1, 1, 2)
-        for j in np.flatnonzero((place == np.arange(len(quads))) & (area <= area[k]) & (area >= area[k] / 2)):
-            if j != k and place[k] == k and cv2.pointPolygonTest(polygon, (float(middle[j, 0]), float(middle[j, 1])), False) >= 0:
-                place[j] = k
+        if place[k] != k:
+            continue
+        joined = inside[k] & (place == np.arange(len(quads))) & (area <= area[k]) & (area >= area[k] / 2)
+        joined[k] = False
+        place[joined] = k
     return place
 
 

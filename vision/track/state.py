@@ -33,6 +33,9 @@ class FlagReason(Enum):
     OFF_PILE = "off_pile"
     """Counted, and flagged: a battle or speed card that landed away from its side's pile of that kind (a card
     misread, most likely: a safety read as a remedy)."""
+    CENSUS = "census"
+    """Not counted: the whole table read at a clear view shows more of a card on a side than its landings (a play
+    the landings missed, or a card the census misread); the count stays the landings', a person should look."""
     UNREAD = "unread"
     """A card landed on a side that could not be read (a deck Borne reads badly, the camera too far, something
     laid there that is no card): its count may lack it. Of the side, no card."""
