@@ -504,6 +504,10 @@ def _registration(reference: NDArray[np.float32], seen: NDArray[np.float32], res
     candidates = [resting, before, np.eye(2, 3, dtype=np.float32)]
     reference = np.asarray(cv2.GaussianBlur(np.ascontiguousarray(reference[..., 0]), (0, 0), REGISTER_SOFTEN), np.float32)
     seen = np.asarray(cv2.GaussianBlur(np.ascontiguousarray(seen[..., 0]), (0, 0), REGISTER_SOFTEN), np.float32)
+    edges = _edges(reference)
+    at_rest = _misfit(reference, seen, resting, edges)
+    if at_rest < MISFIT_GAIN:  # no camera can fit better by MISFIT_GAIN: the search below would keep the one at rest
+        return resting
     window = _hanning(seen.shape[:2])
     (dx, dy), response = cv2.phaseCorrelate(reference, seen, window)
     if response >= MIN_RESPONSE:
@@ -515,8 +519,7 @@ def _registration(reference: NDArray[np.float32], seen: NDArray[np.float32], res
             candidates.append(np.asarray(turned, dtype=np.float32))
         except cv2.error:
             pass
-    edges = _edges(reference)
-    misfits = [_misfit(reference, seen, c, edges) for c in candidates]
+    misfits = [at_rest, *(_misfit(reference, seen, c, edges) for c in candidates[1:])]
     best = int(np.argmin(misfits))
     if misfits[best] < REGISTERED_BETTER * misfits[0] and misfits[0] - misfits[best] >= MISFIT_GAIN:
         return candidates[best]
