@@ -72,7 +72,8 @@ from datasets.sequence import FPS, generate_sequence  # noqa: E402
 from datasets.textures import HELD_OUT_KINDS  # noqa: E402
 from scoring.cards import Card  # noqa: E402
 from vision.errors import ModelError  # noqa: E402
-from vision.pipeline import Pipeline, run_source  # noqa: E402
+from vision.feeding import run_source  # noqa: E402
+from vision.pipeline import Pipeline  # noqa: E402
 from vision.read import onnx_runtime  # noqa: E402
 from vision.read.editions import enrolled_folder  # noqa: E402
 from vision.read.frame_reader import FrameReader  # noqa: E402

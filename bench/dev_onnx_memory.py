@@ -43,7 +43,8 @@ def measure(pattern: bool, hand: str | None, runs: int) -> dict[str, float]:
             detector.detect(tile)
             seconds.append(time.perf_counter() - t)
         return {"peak_mb": peak_mb(), "ms": 1000 * float(np.median(seconds[2:]))}
-    from vision.pipeline import Pipeline, run_source
+    from vision.feeding import run_source
+    from vision.pipeline import Pipeline
     from vision.read.frame_reader import FrameReader
     from vision.sources.files import FolderSource
     from vision.table.layout import TableLayout

@@ -151,6 +151,19 @@ def long_axis(corners: NDArray[np.floating]) -> FloatArray:
     return v / n if n > 0 else np.array([0.0, 1.0])
 
 
+def lines_met(lines: list[tuple[NDArray[np.float64], NDArray[np.float64]]]) -> NDArray[np.float64] | None:
+    """The corners where each line (a point and a direction) meets the one before it, in order (a quadrilateral's
+    four sides give its four corners); ``None`` where two neighbouring lines are parallel."""
+    corners = []
+    for k in range(len(lines)):
+        (p, u), (r, v) = lines[k - 1], lines[k]
+        m = np.array([u, -v]).T
+        if abs(np.linalg.det(m)) < 1e-6:
+            return None
+        corners.append(p + u * np.linalg.solve(m, r - p)[0])
+    return np.array(corners)
+
+
 def point_in_polygon(point: NDArray[np.floating], polygon: NDArray[np.floating]) -> bool:
     """Whether a point lies inside (or on the edge of) a polygon."""
     contour = np.asarray(polygon, dtype=np.float32).reshape(-1, 1, 2)

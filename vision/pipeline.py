@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -28,7 +27,7 @@ from vision.landing.watch import REST_FRAMES, SETTLE_FRAMES, Change, Look, Motio
 from vision.read.frame_reader import FrameReader, FrameReading
 from vision.read.recogniser import Reading
 from vision.read.sighting import Sighting
-from vision.sources import Frame, FrameFeed, paced
+from vision.sources import Frame
 from vision.sources.frames import DEFAULT_FPS, frames_for
 from vision.table.census import TableCensus, take_census
 from vision.table.layout import TableLayout
@@ -46,9 +45,11 @@ FLAG_PICTURE_LATE_FRAMES = 5
 10 frames a second (the same time at another rate)."""
 KNOWN_OUTLINES = 40
 """The latest landings whose outlines a change is also read on (a card laid on a pile lies where the last did)."""
-CENSUS_STILL = 1.0
+CENSUS_STILL = 3.0
 """Seconds the table stays still after a landing before it is read whole once, its census checked against the
-landings (a play the watch missed is a flag, never a count); and when the source ends after a landing."""
+landings (a play the watch missed is a flag, never a count); and when the source ends after a landing. A pause in
+play: the whole read holds the camera's loop for about half a second, and at 1 s it fell in the middle of play
+(the agent-killed camera test then lost its hand as a cleared table)."""
 WATCH_RATE = 5.0
 """The frame rate :data:`~vision.landing.watch.SETTLE_FRAMES` is given at."""
 
@@ -179,9 +180,9 @@ class Pipeline:
         self.landed.extend(landings)
         index, at = frame.index + self.frame_offset, frame.time + self.time_offset
         census_started = time.perf_counter()
-        census = self._census(image, look, landings, empty, at)
+        checked = self._census(image, look, landings, empty, at)
         census_seconds = time.perf_counter() - census_started
-        view = TableView(index, at, landings, empty, in_play=bool(in_play) and not self._restored, census=census)
+        view = TableView(index, at, landings, empty, in_play=bool(in_play) and not self._restored, census=checked)
         reading, census = self._reading(look)
         events: tuple[LifecycleEvent, ...] = ()
         found = None
@@ -238,6 +239,10 @@ class Pipeline:
         if not self._census_due or not self.seated or at - self._still_since < CENSUS_STILL:
             return None
         self._census_due = False
+        return self._whole(image)
+
+    def _whole(self, image: Any) -> TableCensus:
+        """The table read whole (the detector and its reader), counted by the zones."""
         return take_census(list(self.reader.read(image).sightings), self.layout)
 
     def _sharper(self, image: Any, look: Look, change: Change) -> Any:
@@ -263,7 +268,7 @@ class Pipeline:
             return False
         if self._asking:
             self._asking = False
-            census = take_census(list(self.reader.read(image).sightings), self.layout)
+            census = self._whole(image)
             self._empty = not any(c.sighting.face_up for side in census.sides for c in side.cards)
         return self._empty
 
@@ -344,8 +349,7 @@ class Pipeline:
             events = self.seat(self.seating.settle(w, h))
         if self._census_due and self.seated and self.last is not None and not self.last.look.moving:
             self._census_due = False
-            census = take_census(list(self.reader.read(self.last.frame.image).sightings), self.layout)
-            events += self._follow(TableView(self._last_index, self._last_time, census=census))
+            events += self._follow(TableView(self._last_index, self._last_time, census=self._whole(self.last.frame.image)))
         ended = self.lifecycle.end_of_source(self._last_index)
         self.log.extend(ended)
         if self.last is not None:
@@ -469,36 +473,3 @@ class Pipeline:
         self.frame_offset = int(document["frame"]) + 1
         self.time_offset = float(document["time"]) + 1.0
         self._last_index, self._last_time = int(document["frame"]), float(document["time"])
-
-
-def run_source(source: FrameFeed, pipeline: Pipeline, *, on_result: Callable[[FrameResult], None] | None = None,
-               should_stop: Callable[[], bool] | None = None, pace: bool = False,
-               lock: AbstractContextManager[Any] | None = None,
-               on_read: Callable[[FrameResult], None] | None = None,
-               on_finish: Callable[[list[LifecycleEvent]], None] | None = None) -> list[LifecycleEvent]:
-    """Feed every frame of ``source`` to ``pipeline`` until it ends (or ``should_stop``), then finish.
-
-    ``pace``: a file or folder is played at its own frame rate, as a camera would give it (a live source
-    is never held back). ``lock`` is held while each frame goes through the pipeline together with
-    ``on_read``, and while the pipeline finishes together with ``on_finish``; ``on_result`` runs after,
-    outside it (``borne run`` draws the camera's picture there). Returns the events of the finish.
-    """
-    frames = source.frames()
-    if pace and not source.live:
-        frames = paced(frames)
-    guard = lock if lock is not None else nullcontext()
-    for frame in frames:
-        with guard:
-            result = pipeline.process(frame)
-            if on_read is not None:
-                on_read(result)
-        if on_result is not None:
-            on_result(result)
-        if should_stop is not None and should_stop():
-            break
-    with guard:
-        events = pipeline.finish()
-        if on_finish is not None:
-            on_finish(events)
-    return events
-

@@ -42,7 +42,8 @@ def _replay(args: argparse.Namespace) -> int:
     import sys
 
     from borne.commands import CommandError
-    from vision.pipeline import Pipeline, run_source
+    from vision.feeding import run_source
+    from vision.pipeline import Pipeline
     from vision.read.frame_reader import FrameReader
     from vision.sources import FolderSource, FrameSource, SourceError, open_source
     from vision.table.layout import TableLayout

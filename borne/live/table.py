@@ -46,7 +46,7 @@ class LiveTable:
 
     def follow(self, source: FrameFeed, *, should_stop: Callable[[], bool]) -> None:
         """Feed ``source`` to the pipeline until it ends or ``should_stop()``; files are paced as a camera."""
-        from vision.pipeline import run_source
+        from vision.feeding import run_source
 
         def read(result: FrameResult) -> None:
             self._report(result)

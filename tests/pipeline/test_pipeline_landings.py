@@ -84,16 +84,26 @@ def test_a_card_moved_is_one_play_where_it_lies_now_and_no_unread_card(matcher):
     assert [p.card for p in hand.taken] == [Card.DISTANCE_25] and len(hand.departures) == 1
 
 
-def test_a_run_taken_back_after_a_restart_goes_on_with_no_landing_lost_or_doubled(matcher):
+def three_laid(matcher):
+    """The empty table, then a 100 and a 200 on South's side, then a 50 on North's."""
     empty = table()
     one = lay(empty, face_of(matcher, Card.DISTANCE_100), card_corners((150, 290), 0))
     two = lay(one, face_of(matcher, Card.DISTANCE_200), card_corners((300, 290), 0))
-    three = lay(two, face_of(matcher, Card.DISTANCE_50), card_corners((450, 70), 0))
+    return empty, one, two, lay(two, face_of(matcher, Card.DISTANCE_50), card_corners((450, 70), 0))
+
+
+def taken_back(matcher, frames: list[np.ndarray]) -> Pipeline:
+    """A pipeline that followed ``frames``, then a new one that took back its snapshot (stored as JSON)."""
     first = Pipeline(WholeTable(matcher, []), LAYOUT, goal=1000)  # type: ignore[arg-type]
-    follow(first, [empty] * 2 + [one] * 4 + [two] * 4)
-    snapshot = first.snapshot()
+    follow(first, frames)
     again = Pipeline(WholeTable(matcher, []), LAYOUT, goal=1000)  # type: ignore[arg-type]
-    again.restore(snapshot)
+    again.restore(json.loads(json.dumps(first.snapshot())))
+    return again
+
+
+def test_a_run_taken_back_after_a_restart_goes_on_with_no_landing_lost_or_doubled(matcher):
+    empty, one, two, three = three_laid(matcher)
+    again = taken_back(matcher, [empty] * 2 + [one] * 4 + [two] * 4)
     follow(again, [two] * 4 + [three] * 4)  # the camera's frames count from 0 again; a new first view
     state = again.state
     assert state is not None
@@ -103,15 +113,8 @@ def test_a_run_taken_back_after_a_restart_goes_on_with_no_landing_lost_or_double
 
 
 def test_cards_laid_while_borne_was_down_are_landings_against_the_view_it_saved(matcher):
-    empty = table()
-    one = lay(empty, face_of(matcher, Card.DISTANCE_100), card_corners((150, 290), 0))
-    two = lay(one, face_of(matcher, Card.DISTANCE_200), card_corners((300, 290), 0))
-    three = lay(two, face_of(matcher, Card.DISTANCE_50), card_corners((450, 70), 0))
-    first = Pipeline(WholeTable(matcher, []), LAYOUT, goal=1000)  # type: ignore[arg-type]
-    follow(first, [empty] * 2 + [one] * 4)
-    snapshot = json.loads(json.dumps(first.snapshot()))  # stored as JSON
-    again = Pipeline(WholeTable(matcher, []), LAYOUT, goal=1000)  # type: ignore[arg-type]
-    again.restore(snapshot)
+    empty, one, _, three = three_laid(matcher)
+    again = taken_back(matcher, [empty] * 2 + [one] * 4)
     follow(again, [three] * 5)  # the 200 and the 50 were laid while Borne was down
     state = again.state
     assert state is not None
@@ -135,14 +138,14 @@ def test_a_census_showing_more_than_the_landings_is_a_flag_never_a_count(matcher
     seen = [Sighting(here, True, Card.DISTANCE_100, 0.9), Sighting(there, True, Card.DISTANCE_100, 0.9)]
     reader = WholeTable(matcher, [(laid, seen)])
     pipeline = Pipeline(reader, LAYOUT, goal=1000)  # type: ignore[arg-type]
-    follow(pipeline, [empty] * 2 + [laid] * 30)  # 3 s still after the landing
+    follow(pipeline, [empty] * 2 + [laid] * 40)  # 4 s still after the landing
     state = pipeline.state
     assert state is not None and state.sides[1].distance[100] == 1
     (flag,) = state.flags
     assert (flag.reason.value, flag.side, flag.card) == ("census", "South", Card.DISTANCE_100)
     assert "shows 2" in flag.message and flag.where is not None
     reads = reader.reads
-    follow(pipeline, [laid] * 30, start=32)  # read once a landing, not again while nothing lands
+    follow(pipeline, [laid] * 30, start=42)  # read once a landing, not again while nothing lands
     assert reader.reads == reads and len(pipeline.state.flags) == 1  # type: ignore[union-attr]
 
 
@@ -152,7 +155,7 @@ def test_a_census_agreeing_with_the_landings_raises_nothing(matcher):
     laid = lay(empty, face_of(matcher, Card.DISTANCE_100), here)
     reader = WholeTable(matcher, [(laid, [Sighting(here, True, Card.DISTANCE_100, 0.9)])])
     pipeline = Pipeline(reader, LAYOUT, goal=1000)  # type: ignore[arg-type]
-    follow(pipeline, [empty] * 2 + [laid] * 30)
+    follow(pipeline, [empty] * 2 + [laid] * 40)
     state = pipeline.state
     assert state is not None and state.flags == () and reader.reads >= 1
 

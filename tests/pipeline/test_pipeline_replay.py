@@ -10,7 +10,8 @@ import pytest
 from borne.cli import main
 from datasets.scene import SceneSpec
 from datasets.sequence import generate_sequence
-from vision.pipeline import Pipeline, run_source
+from vision.feeding import run_source
+from vision.pipeline import Pipeline
 from vision.read.frame_reader import FrameReader
 from vision.read.models import recogniser_path
 from vision.read.recogniser import FaceRecogniser

@@ -77,6 +77,30 @@ def test_cards_differing_by_one_corner_digit_are_not_duplicates(tmp_path):
     enrol_folder(folder, "corner", out_root=tmp_path / "editions")
 
 
+def test_cards_told_apart_by_a_small_coloured_mark_are_look_alikes_not_duplicates(tmp_path):
+    # a pixel-art deck's 100 and 200 differ only in a milestone mark in one corner: warned of, never refused
+    faces = {c.value: np.asarray(load_edition("generic").face(c)) for c in Card}
+    marked = faces["distance_100"].copy()
+    h, w = marked.shape[:2]
+    cv2.circle(marked, (int(w * 0.88), int(h * 0.93)), int(w * 0.025), (200, 30, 30), -1)
+    faces["distance_200"] = marked
+    folder = tmp_path / "scans"
+    folder.mkdir()
+    for key, face in faces.items():
+        cv2.imwrite(str(folder / f"{key}.png"), face[..., ::-1])
+    edition = enrol_folder(folder, "marked", out_root=tmp_path / "editions")
+    assert (edition.folder / "distance_200.png").is_file() or any(edition.folder.glob("distance_200.*"))
+    resaved = tmp_path / "resaved"
+    resaved.mkdir()
+    for key, face in faces.items():
+        cv2.imwrite(str(resaved / f"{key}.png"), face[..., ::-1])
+    ok, jpeg = cv2.imencode(".jpg", faces["distance_100"][..., ::-1], [cv2.IMWRITE_JPEG_QUALITY, 50])
+    (resaved / "distance_200.png").unlink()
+    (resaved / "distance_200.jpg").write_bytes(jpeg.tobytes())  # the 100 saved again: one picture twice
+    with pytest.raises(DuplicateFaceError, match=r"distance_100\.png and distance_200\.jpg"):
+        enrol_folder(resaved, "twice", out_root=tmp_path / "editions")
+
+
 def test_look_alike_faces_are_named(reader):
     faces = [np.asarray(f) for f in (load_edition("generic").face(c) for c in CARDS)]
     twin = faces[CARDS.index(Card.DISTANCE_50)].copy()

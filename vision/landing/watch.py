@@ -29,6 +29,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.landing.card_size import CardSize
+from vision.landing.exposure import gain_matched
+from vision.landing.registration import full_frame, registration, warped_back
 
 SMALL_WIDTH = 320
 """Width of the picture the watch compares (the frame scaled down; its height keeps the frame's shape)."""
@@ -55,40 +57,10 @@ FOCUS_SOFTEN = 2.0
 FOCUS_CHANGE = 6.0
 """A region that, softened by :data:`FOCUS_SOFTEN` more small pixels, differs from the reference by less than this
 (mean Lab distance) changed only its sharpness."""
-REGISTERED_BETTER = 0.85
-"""A camera found moved must fit the frame at least this much better (median difference) than where it was."""
-MIN_RESPONSE = 0.1
-"""Phase correlation's peak must be at least this clear for a shift to be taken (an arm, or a change of light,
-gives a low, broad one)."""
 JOINED_LENGTH = 1.15
 """Pieces of change are joined when together they are at most this many cards long."""
-GAIN_FITS = 2
-"""Fits of the exposure's gain and offset, each without what the one before left far off."""
-GAIN_INLIER = 4.0
-"""A small pixel within this (Lab units) of the fitted gain, or three times the median miss, is table."""
-GAIN_SPAN = 12.0
-"""The table's pixels must span this much (Lab units) in a channel for a gain to be told from an offset."""
-GAIN_RANGE = (0.7, 1.4)
-"""The gains an exposure's step is taken to make in a channel."""
-LIGHT_BLOCKS = (5, 8)
-"""Rows and columns of blocks over which a smooth change of the light is followed (:func:`_light_field`)."""
-LIGHT_NEAR = 0.5
-"""A block follows the light only where at least this share of it lies near its median difference."""
-MARGIN = 8
-"""The border (small pixels) a camera's shift leaves unknown, left out of its misfit."""
-EDGE_SHARE = 0.05
-"""A camera's misfit is measured on the reference's strongest lightness edges, this share of its pixels."""
-REGISTER_SOFTEN = 1.0
-"""Lightness softened this much more (small pixels) to register the camera: a frame's own blur (a shake, the
-focus, a JPEG) then hardly moves a misfit, and a shift of half a small pixel still does."""
 RESETTLE_FRAMES = 3
 """A camera found moved this many frames in a row has moved for good (a nudge); a knock passes sooner."""
-MISFIT_GAIN = 1.0
-"""A camera found moved must also fit by this much (median Lab lightness on the edges) better than the camera at
-rest: a tenth of a pixel is no move."""
-STRIDE = 3
-"""The medians of a whole picture (the exposure's drift, a camera's misfit) are taken on every third small pixel
-each way: as sure, nine times cheaper."""
 ARM_MARGIN = 3
 """Small pixels around an arm (or anything moving) where a region counts as touching it: a card uncovered beside a
 hand still leaving is waited for, else its part already clear is read alone, and the rest again a frame later."""
@@ -154,7 +126,7 @@ class MotionWatch:
     """Follows one camera's frames; :meth:`look` at each, in order.
 
     Everything is compared in the first view's pixels: each frame is registered afresh on the reference (its
-    shift and turn since, :func:`_registration`) and brought back onto it, so the reference is never resampled,
+    shift and turn since, :func:`registration`) and brought back onto it, so the reference is never resampled,
     errors never add up, and a camera knocked and back costs nothing.
     """
 
@@ -185,10 +157,10 @@ class MotionWatch:
         """The first frame after :meth:`resume`: the frame before the next, and the first view (read whole), with
         no change yet (a change waits to lie still)."""
         assert self._reference is not None
-        matched = _gain_matched(seen, self._reference)
-        self._camera = _registration(self._reference, matched, self._resting, self._camera)
-        self._before = _warped_back(matched, self._camera)
-        return Look(index, (), True, _full_frame(self._camera, self._scale), first=True)
+        matched = gain_matched(seen, self._reference)
+        self._camera = registration(self._reference, matched, self._resting, self._camera)
+        self._before = warped_back(matched, self._camera)
+        return Look(index, (), True, full_frame(self._camera, self._scale), first=True)
 
     def to_state(self) -> dict[str, Any] | None:
         """The last clear view (the reference, the first view, the camera at rest) as a JSON document (``None``:
@@ -231,21 +203,21 @@ class MotionWatch:
                 and float((_distance2(seen, self._before) >= AT_REST ** 2).mean()) < FIRST_STILL
             self._before = seen
             if not still:
-                return Look(index, (), True, _full_frame(self._camera, self._scale))
+                return Look(index, (), True, full_frame(self._camera, self._scale))
             self._reference, self._first = seen.copy(), seen.copy()
             self._still = np.zeros(seen.shape[:2], np.int32)
-            return Look(index, (), False, _full_frame(self._camera, self._scale), bare=True, first=True)
+            return Look(index, (), False, full_frame(self._camera, self._scale), bare=True, first=True)
         reference, before = self._reference, self._before
         # the frame in the reference's exposure and pixels: what the reference takes in is written so too, so
         # that a step of the exposure never leaves it a patchwork of two (the wake of an arm still the old light)
-        matched = _gain_matched(seen, reference)
-        self._camera = _registration(reference, matched, self._resting, self._camera)
+        matched = gain_matched(seen, reference)
+        self._camera = registration(reference, matched, self._resting, self._camera)
         moved = bool(np.abs(self._camera - self._resting).max() > 0)
         self._moved = self._moved + 1 if moved else 0
         if self._moved >= RESETTLE_FRAMES:  # moved for good (a nudge), not a knock that passed
             self._resting, self._moved = self._camera.copy(), 0
-        camera = _full_frame(self._camera, self._scale)
-        small = _warped_back(matched, self._camera)
+        camera = full_frame(self._camera, self._scale)
+        small = warped_back(matched, self._camera)
         self._before = small
         differs = _differs(small, reference)
         moving = _distance2(small, before) >= AT_REST ** 2
@@ -267,7 +239,7 @@ class MotionWatch:
                 continue
             corners = cv2.boxPoints(rect).astype(np.float64)
             _take_in(reference, small, corners, mask)  # handed on once: the reference takes it in
-            bare = float(_differs(_gain_matched(small, self._first), self._first)[mask].mean()) < BARE_REGION
+            bare = float(_differs(gain_matched(small, self._first), self._first)[mask].mean()) < BARE_REGION
             changes.append(Change(index, through(corners * self._scale, camera), camera, bare))
         # elsewhere the reference follows the frame wherever it is still (the light drifting, a speck that is no
         # card); what waits — a card not yet read, an arm, a shadow — does not
@@ -289,7 +261,7 @@ class MotionWatch:
     def _bare(self, small: NDArray[np.float32]) -> bool:
         """Whether the frame (brought back onto the first view) shows the table as the first view did."""
         assert self._first is not None
-        return float(_differs(_gain_matched(small, self._first), self._first).mean()) < BARE_SHARE
+        return float(_differs(gain_matched(small, self._first), self._first).mean()) < BARE_SHARE
 
     def _small(self, image: NDArray[np.uint8]) -> NDArray[np.float32]:
         h, w = image.shape[:2]
@@ -377,60 +349,9 @@ def _grown(mask: NDArray[np.bool_], by: int) -> NDArray[np.bool_]:
     return cv2.dilate(mask.astype(np.uint8), np.ones((2 * by + 1, 2 * by + 1), np.uint8)).astype(bool)
 
 
-def _warped_back(seen: NDArray[np.float32], camera: NDArray[np.float32]) -> NDArray[np.float32]:
-    """A frame (small) in the first view's pixels: ``camera`` takes those to the frame's."""
-    if not np.abs(camera - np.eye(2, 3)).any():
-        return seen
-    h, w = seen.shape[:2]
-    return np.asarray(cv2.warpAffine(seen, camera, (w, h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                     borderMode=cv2.BORDER_REPLICATE), dtype=np.float32)
-
-
 def through(points: NDArray[np.float64], camera: NDArray[np.float64]) -> NDArray[np.float64]:
     """Points (``(N, 2)``) taken through a camera's 2 × 3 transform (:attr:`Change.camera`)."""
     return np.asarray(points @ camera[:, :2].T + camera[:, 2], dtype=np.float64)
-
-
-def _gain_matched(small: NDArray[np.float32], reference: NDArray[np.float32]) -> NDArray[np.float32]:
-    """``small`` with each Lab channel mapped onto the reference's by a gain and an offset (exposure and white
-    balance drift), fitted on the table (most of the picture, unchanged) and refitted without what the first fit
-    leaves far off (an arm, a card laid). A gain, not only an offset: a camera's exposure scales the light, which
-    moves a white card's lightness more than a brown table's (an offset alone left every card "changed" after
-    a 10 % step of the light)."""
-    now = small[::STRIDE, ::STRIDE].reshape(-1, 3).astype(np.float64)
-    was = reference[::STRIDE, ::STRIDE].reshape(-1, 3).astype(np.float64)
-    out = np.empty_like(small)
-    for c in range(3):
-        x, y = now[:, c], was[:, c]
-        gain, offset = 1.0, float(np.median(y - x))
-        for _ in range(GAIN_FITS):
-            residual = np.abs(y - (gain * x + offset))
-            keep = residual <= max(GAIN_INLIER, 3.0 * float(np.median(residual)))
-            if keep.sum() < 16 or np.ptp(x[keep]) < GAIN_SPAN:
-                break  # too few, or too plain a picture to tell a gain from an offset: the offset alone
-            gain, offset = np.polyfit(x[keep], y[keep], 1)
-            gain = float(np.clip(gain, *GAIN_RANGE))
-            offset = float(np.median(y[keep] - gain * x[keep]))
-        out[..., c] = small[..., c] * gain + offset
-    return out + _light_field(out, reference)
-
-
-def _light_field(matched: NDArray[np.float32], reference: NDArray[np.float32]) -> NDArray[np.float32]:
-    """What the exposure's fit leaves of a smooth change of the light (a glare that does not scale with the
-    exposure, a lamp's gradient, a bright table clipped): in each block of :data:`LIGHT_BLOCKS`, the mean
-    difference over what lies near the block's median difference, smoothed over the picture. A block whose
-    pixels do not mostly agree (an arm, a pile of cards laid) adds nothing. Blocks are larger than cards, so a
-    card laid is never taken for light."""
-    h, w = matched.shape[:2]
-    rows, cols = LIGHT_BLOCKS
-    bh, bw = h // rows, w // cols
-    d = (reference[: bh * rows : 2, : bw * cols : 2] - matched[: bh * rows : 2, : bw * cols : 2]).reshape(
-        rows, (bh + 1) // 2, cols, (bw + 1) // 2, 3).transpose(0, 2, 1, 3, 4).reshape(rows, cols, -1, 3)
-    near = np.abs(d - np.median(d, axis=2, keepdims=True)).max(axis=3, keepdims=True) < CHANGED
-    counts = near.sum(axis=2)
-    sums = np.where(near, d, 0).sum(axis=2)
-    field = np.where(counts >= LIGHT_NEAR * d.shape[2], sums / np.maximum(counts, 1), 0).astype(np.float32)
-    return np.asarray(cv2.resize(field, (w, h), interpolation=cv2.INTER_LINEAR), dtype=np.float32)
 
 
 def _differs(small: NDArray[np.float32], reference: NDArray[np.float32]) -> NDArray[np.bool_]:
@@ -450,8 +371,6 @@ def _bitten(rect: tuple, motion: NDArray[np.bool_]) -> bool:
     cv2.fillConvexPoly(inside, np.round(cv2.boxPoints(((cx, cy), (w * 1.1 + 2, h * 1.1 + 2), angle))).astype(np.int32), 1)
     covered = inside.astype(bool)
     return float(motion[covered].mean()) > BITTEN if covered.any() else False
-
-
 
 
 def _shadow(small: NDArray[np.float32], reference: NDArray[np.float32], mask: NDArray[np.bool_]) -> bool:
@@ -492,68 +411,3 @@ def _touches(mask: NDArray[np.bool_], arms: NDArray[np.bool_]) -> bool:
     return bool((mask & arms).any())
 
 
-def _registration(reference: NDArray[np.float32], seen: NDArray[np.float32], resting: NDArray[np.float32],
-                  before: NDArray[np.float32]) -> NDArray[np.float32]:
-    """Where the first view's pixels are in this frame (the Euclidean motion of the camera since), found afresh
-    each frame so that errors never add up. ``seen`` is the frame with the exposure matched to the reference.
-    Candidates: the camera at rest, the camera of the frame before, the camera not moved, the shift phase
-    correlation finds (an arm over a part of the table hardly moves its peak) and that shift refined with a turn
-    by ECC; the one that fits best (:func:`_misfit`) is taken only where it fits clearly better than the camera
-    at rest. A knock of a pixel or two matters (a sharp card's rim moved that far differs as a card laid); once
-    it passed, the camera is back at rest, not wherever along a striped cloth's stripes the knock's fit lay."""
-    candidates = [resting, before, np.eye(2, 3, dtype=np.float32)]
-    reference = np.asarray(cv2.GaussianBlur(np.ascontiguousarray(reference[..., 0]), (0, 0), REGISTER_SOFTEN), np.float32)
-    seen = np.asarray(cv2.GaussianBlur(np.ascontiguousarray(seen[..., 0]), (0, 0), REGISTER_SOFTEN), np.float32)
-    edges = _edges(reference)
-    at_rest = _misfit(reference, seen, resting, edges)
-    if at_rest < MISFIT_GAIN:  # no camera can fit better by MISFIT_GAIN: the search below would keep the one at rest
-        return resting
-    window = _hanning(seen.shape[:2])
-    (dx, dy), response = cv2.phaseCorrelate(reference, seen, window)
-    if response >= MIN_RESPONSE:
-        shift = np.array([[1, 0, dx], [0, 1, dy]], dtype=np.float32)
-        candidates.append(shift)
-        try:
-            _, turned = cv2.findTransformECC(reference, seen, shift.copy(), cv2.MOTION_EUCLIDEAN,
-                                             (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 40, 1e-4))
-            candidates.append(np.asarray(turned, dtype=np.float32))
-        except cv2.error:
-            pass
-    misfits = [at_rest, *(_misfit(reference, seen, c, edges) for c in candidates[1:])]
-    best = int(np.argmin(misfits))
-    if misfits[best] < REGISTERED_BETTER * misfits[0] and misfits[0] - misfits[best] >= MISFIT_GAIN:
-        return candidates[best]
-    return resting
-
-
-def _misfit(reference: NDArray[np.float32], seen: NDArray[np.float32], camera: NDArray[np.float32],
-            edges: NDArray[np.bool_]) -> float:
-    """How far the frame's lightness (exposure matched, softened) brought back through ``camera`` is from the
-    reference's where the reference has edges (:func:`_edges`): the median lightness difference there (an arm over a part of the table,
-    a card laid, are the few). On edges because a shifted picture is resampled, which softens its grain: over a
-    plain table a camera half a pixel off fits better than the true one."""
-    back = _warped_back(seen, camera)[MARGIN:-MARGIN, MARGIN:-MARGIN]
-    return float(np.median(np.abs(back - reference[MARGIN:-MARGIN, MARGIN:-MARGIN])[edges]))
-
-
-def _edges(reference: NDArray[np.float32]) -> NDArray[np.bool_]:
-    """The reference's (lightness, softened) pixels inside :data:`MARGIN` among its :data:`EDGE_SHARE` strongest lightness gradients."""
-    lightness = reference[MARGIN:-MARGIN, MARGIN:-MARGIN]
-    gradient = cv2.magnitude(cv2.Sobel(lightness, cv2.CV_32F, 1, 0), cv2.Sobel(lightness, cv2.CV_32F, 0, 1))
-    return np.asarray(gradient >= np.percentile(gradient[::STRIDE, ::STRIDE], 100 * (1 - EDGE_SHARE)), dtype=bool)
-
-
-_WINDOWS: dict[tuple[int, int], NDArray[np.float32]] = {}
-
-
-def _hanning(shape: tuple[int, ...]) -> NDArray[np.float32]:
-    key = (int(shape[0]), int(shape[1]))
-    if key not in _WINDOWS:
-        _WINDOWS[key] = np.asarray(cv2.createHanningWindow((key[1], key[0]), cv2.CV_32F), dtype=np.float32)
-    return _WINDOWS[key]
-
-
-def _full_frame(warp: NDArray[np.float32], scale: float) -> NDArray[np.float64]:
-    out = warp.astype(np.float64).copy()
-    out[:, 2] *= scale
-    return out

@@ -28,6 +28,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.errors import VisionError
+from vision.geometry import lines_met, polygon_area, quad_areas
 
 WORK_PX = 1600
 """The photo is searched on a copy this many pixels across its longer side (a card is 40–250 px long there)."""
@@ -103,7 +104,7 @@ def _big_enough(quad: NDArray[np.float64], shape: tuple[int, ...]) -> bool:
 
 
 def _area(quad: NDArray[np.float64]) -> float:
-    return float(cv2.contourArea(quad.astype(np.float32)))
+    return polygon_area(quad)
 
 
 def clockwise(quad: NDArray[np.floating]) -> NDArray[np.float64]:
@@ -232,25 +233,19 @@ def _fitted(gradient: NDArray[np.float32], quad: NDArray[np.float64]) -> NDArray
         peak = strength.max(axis=1)
         outer = (strength >= OUTER_EDGE * peak[:, None]).argmax(axis=1)  # the first strong one from outside
         found = points + steps[outer][:, None] * outward
-        good = peak > 5.0
+        good = peak > SIDE_EDGE
         if good.sum() < 6:
             return None
         vx, vy, x0, y0 = cv2.fitLine(found[good].astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
         lines.append((np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)))
-    corners = []
-    for k in range(4):
-        (p, u), (r, v) = lines[k - 1], lines[k]
-        m = np.array([u, -v]).T
-        if abs(np.linalg.det(m)) < 1e-6:
-            return None
-        s = np.linalg.solve(m, r - p)
-        corners.append(p + u * s[0])
-    out = np.array(corners)
-    if np.linalg.norm(out - q, axis=1).max() > 0.3 * size:
+    out = lines_met(lines)
+    if out is None or np.linalg.norm(out - q, axis=1).max() > 0.3 * size:
         return None
     return clockwise(out)
 
 
+SIDE_EDGE = 5.0
+"""A side is fitted where at least six of its fifteen samples cross a gradient this strong (grey levels a pixel)."""
 OUTER_EDGE = 0.7
 """An edge this strong against the strongest across a side is the card's own when it is the outermost."""
 
@@ -358,9 +353,7 @@ def _shapes(flat: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.
     unequal = np.maximum(np.abs(lengths[:, 0] - lengths[:, 2]) / np.maximum(first, 1e-9),
                          np.abs(lengths[:, 1] - lengths[:, 3]) / np.maximum(second, 1e-9))
     off = np.maximum(off, np.degrees(unequal))  # opposite sides unequal: no rectangle either
-    x, y = flat[..., 0], flat[..., 1]
-    area = 0.5 * np.abs(np.sum(x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y, axis=1))
-    return ratio, off, area
+    return ratio, off, quad_areas(flat)
 
 
 def _is_card(ratio: NDArray[np.float64], off: NDArray[np.float64]) -> NDArray[np.bool_]:
@@ -392,7 +385,7 @@ class _Places:
 
     def __post_init__(self) -> None:
         self.place = _places(self.quads)
-        self.area = np.array([_area(q) for q in self.quads])
+        self.area = quad_areas(self.quads)
 
     def score(self, plane: Plane) -> float:
         """How many places hold a card under ``plane``, each counted by how much of the place its card covers (a
@@ -413,8 +406,7 @@ def _places(quads: NDArray[np.float64]) -> NDArray[np.int64]:
     """A number for each outline's place: the outlines whose middle lies inside it and that are at most as large
     (a card's edge, its rim's inner edge, a frame printed on it) take the number of the largest such."""
     middle = quads.mean(axis=1)
-    x, y = quads[..., 0], quads[..., 1]
-    area = 0.5 * np.abs(np.sum(x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y, axis=1))
+    area = quad_areas(quads)
     # inside[k, j]: the middle of j inside the (convex, clockwise) outline k
     edges = np.roll(quads, -1, axis=1) - quads  # (n, 4, 2)
     to_middle = middle[None, :, None, :] - quads[:, None, :, :]  # (n, n, 4, 2)

@@ -15,6 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from scoring.cards import Card
+from vision.geometry import long_axis
 
 ROWS: tuple[tuple[Card, ...], ...] = tuple(tuple(list(Card)[i : i + 5]) for i in range(0, len(Card), 5))
 """The guide's rows, top to bottom, each from the left."""
@@ -30,7 +31,7 @@ def guide_places(corners: Sequence[NDArray[np.floating]]) -> list[Card] | None:
     if len(corners) != len(Card):
         return None
     quads = [np.asarray(q, np.float64).reshape(4, 2) for q in corners]
-    along = np.array([_long_axis(q) for q in quads])
+    along = np.array([long_axis(q) for q in quads])
     # a line's direction, not its sense: the mean of doubled angles
     doubled = np.arctan2(along[:, 1], along[:, 0]) * 2
     mean = np.arctan2(np.sin(doubled).mean(), np.cos(doubled).mean())
@@ -64,10 +65,3 @@ def agrees(places: Sequence[Card], printed: Sequence[Card | None]) -> bool:
     if any(r.is_distance and r is not p for p, r in read):
         return False
     return not read or sum(p is r for p, r in read) >= AGREEING * len(read)
-
-
-def _long_axis(quad: NDArray[np.float64]) -> NDArray[np.float64]:
-    a = (quad[1] - quad[0] + quad[2] - quad[3]) / 2
-    b = (quad[3] - quad[0] + quad[2] - quad[1]) / 2
-    axis = a if np.linalg.norm(a) > np.linalg.norm(b) else b
-    return axis / max(float(np.linalg.norm(axis)), 1e-9)
