@@ -52,7 +52,8 @@ class TableView:
     in_play: bool = False
     """The landings are the cards already on the table when the camera started (read once from the first view)."""
     census: TableCensus | None = None
-    """The whole table read at this clear view (:meth:`LandingTracker.update` checks the landings against it)."""
+    """The table read whole (as the source ends: :meth:`~vision.pipeline.Pipeline.finish`); :meth:`LandingTracker.update`
+    checks the landings against it."""
 
 
 @dataclass
