@@ -116,8 +116,6 @@ class Pipeline:
         self._empty = False
         self._unread: list[Landing] = []
         self._restored = False
-        self._resumed_view = False
-        """The motion watch took back the clear view of the run before a restart."""
         self._drawn: tuple[tuple[Any, ...], tuple[Any, ...], FrameReading, TableCensus] | None = None
         """The last :meth:`_reading`: what it was made of, and it."""
         self._last_index = -1
@@ -209,7 +207,7 @@ class Pipeline:
         that took back the last clear view: what was laid while Borne was down is a change against it, read as a
         landing."""
         assert self.first_view is not None
-        if self._resumed_view:
+        if self.watch.taken_back:
             return ()
         census = take_census(list(self.first_view.sightings), self.layout)
         seen = [c.sighting for side in census.sides for c in side.cards] + list(census.unassigned)
@@ -445,7 +443,6 @@ class Pipeline:
         self._restored = True
         if document["view"] is not None:
             self.watch.resume(document["view"])
-            self._resumed_view = True
         self.card_size.lengths.clear()
         self.card_size.lengths.extend(float(x) for x in document["card_lengths"])
         self.frame_offset = int(document["frame"]) + 1

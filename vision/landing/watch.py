@@ -152,11 +152,15 @@ class MotionWatch:
         self._width = SMALL_WIDTH
         self._resumed = False
         """A clear view was taken back (:meth:`resume`) and no frame looked at since."""
+        self.taken_back = False
+        """The first frame after :meth:`resume` was compared with the clear view taken back (a camera of another
+        size starts afresh instead)."""
 
     def _first_resumed(self, index: int, seen: NDArray[np.float32]) -> Look:
         """The first frame after :meth:`resume`: the frame before the next, and the first view (read whole), with
         no change yet (a change waits to lie still)."""
         assert self._reference is not None
+        self.taken_back = True
         matched = gain_matched(seen, self._reference)
         self._camera = registration(self._reference, matched, self._resting, self._camera)
         self._before = warped_back(matched, self._camera)

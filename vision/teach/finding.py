@@ -29,6 +29,7 @@ from numpy.typing import NDArray
 
 from vision.errors import VisionError
 from vision.geometry import lines_met, polygon_area, quad_areas
+from vision.read.crops import clockwise
 
 WORK_PX = 1600
 """The photo is searched on a copy this many pixels across its longer side (a card is 40–250 px long there)."""
@@ -107,11 +108,10 @@ def _area(quad: NDArray[np.float64]) -> float:
     return polygon_area(quad)
 
 
-def clockwise(quad: NDArray[np.floating]) -> NDArray[np.float64]:
-    """Four corners clockwise in the picture (y down), the first one that begins a short side."""
-    q = np.asarray(quad, np.float64).reshape(4, 2)
-    centre = q.mean(axis=0)
-    q = q[np.argsort(np.arctan2(q[:, 1] - centre[1], q[:, 0] - centre[0]))]
+def _short_side_first(quad: NDArray[np.floating]) -> NDArray[np.float64]:
+    """Four corners (in order round the quadrilateral) clockwise in the picture, the first one that begins a short
+    side."""
+    q = clockwise(quad)
     sides = np.linalg.norm(np.roll(q, -1, axis=0) - q, axis=1)
     return np.roll(q, -1, axis=0) if sides[0] + sides[2] > sides[1] + sides[3] else q
 
@@ -210,7 +210,7 @@ def _fitted(gradient: NDArray[np.float32], quad: NDArray[np.float64]) -> NDArray
     :data:`EDGE_SEARCH` of the card's length either way; a frame printed inside a card is a stronger edge than the
     rim against a table of its colour, and the card's own edge is the outer one), the corners where the four lines
     meet."""
-    q = clockwise(quad)
+    q = _short_side_first(quad)
     size = float(np.sqrt(max(_area(q), 1.0)))
     reach = max(2.0, EDGE_SEARCH * size * 1.25)
     lines = []
@@ -241,7 +241,7 @@ def _fitted(gradient: NDArray[np.float32], quad: NDArray[np.float64]) -> NDArray
     out = lines_met(lines)
     if out is None or np.linalg.norm(out - q, axis=1).max() > 0.3 * size:
         return None
-    return clockwise(out)
+    return _short_side_first(out)
 
 
 SIDE_EDGE = 5.0
