@@ -57,7 +57,8 @@ def decode_image(data: bytes, *, name: str = "image") -> BGRImage:
         # libjpeg decodes a cut-off file into a picture greyed out below the cut; refuse it instead.
         raise NotAnImageError(f"{name}: the JPEG data is truncated (no end marker)")
     buffer = np.frombuffer(data, dtype=np.uint8)
-    image = cv2.imdecode(buffer, cv2.IMREAD_UNCHANGED)
+    # a phone's JPEG is turned upright by its EXIF orientation, as a browser shows it (PNG keeps its alpha)
+    image = cv2.imdecode(buffer, cv2.IMREAD_COLOR if kind == "JPEG" else cv2.IMREAD_UNCHANGED)
     if image is None or image.size == 0:
         raise NotAnImageError(f"{name}: the {kind} data is damaged or truncated")
     if image.dtype != np.uint8:

@@ -97,6 +97,7 @@ def _run(args: argparse.Namespace) -> int:
         watch_feed,
     )
     from borne.live.phone import browser_source, phone_instructions
+    from borne.live.photos import display_photo_counter
     from scoring.web.app import create_app, serve
     from scoring.web.camera import CameraState
     from scoring.web.certificate import machine_addresses
@@ -141,6 +142,7 @@ def _run(args: argparse.Namespace) -> int:
     demo = spec == "demo"  # open_source made the data engine's demo (datasets is imported for it only)
     settings, generated = settings_from(args)
     app = create_app(settings)
+    app.state.photos = display_photo_counter(args.edition)
     club = join_club(args, app.state.store, None if args.table == DEFAULT_TABLE else table_name)
     # --layout > the zones saved for the table > the source's own (the demo) > the default
     choice = choose_layout(

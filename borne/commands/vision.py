@@ -66,33 +66,23 @@ def _detect(args: argparse.Namespace) -> int:
     import sys
 
     from vision.image import read_image
-    from vision.read.frame_reader import FrameReader
-    from vision.table.census import take_census
-    from vision.table.found_sides import find_sides
+    from vision.photo import PhotoCounter
     from vision.table.layout import TableLayout
 
     layout = TableLayout.from_file(args.layout) if args.layout is not None else None
     image = read_image(args.image)
-    reading = FrameReader.from_models(args.edition, still=True).read(image)
-    if layout is None:
-        layout = find_sides(list(reading.sightings), image.shape[1], image.shape[0])
-    census = take_census(list(reading.sightings), layout)
-    if reading.too_small:
+    counted = PhotoCounter(args.edition).count(image, layout)
+    if counted.too_small:
         print(
-            f"borne detect: the cards are about {reading.typical_card_px:.0f} px long in this picture, too small to "
+            f"borne detect: the cards are about {counted.card_px:.0f} px long in this picture, too small to "
             "read reliably: move the camera closer or use a higher resolution",
             file=sys.stderr,
         )
     if args.draw:
         from vision.drawing import draw_census
 
-        draw_census(image, census, layout, args.draw)
-    out = census.to_json()
-    if args.layout is None:
-        out["found_sides"] = True
-        for side in out["sides"]:
-            side.update({k: v for k, v in layout.zone_of(side["side"]).to_json().items() if k != "side"})
-    print(json.dumps(out, ensure_ascii=False))
+        draw_census(image, counted.census, counted.layout, args.draw)
+    print(json.dumps(counted.to_json(), ensure_ascii=False))
     return 0
 
 

@@ -42,6 +42,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_server_options(p)
     p.add_argument("--table", default=None, metavar="NAME",
                    help="the table's name in its club (with --club; default: the broker login's user name)")
+    p.add_argument("--edition", default="generic",
+                   help="the deck edition photos are read with (\"Score from a photo\"; default: the built-in generic)")
     p.set_defaults(func=_serve)
 
 
@@ -73,12 +75,14 @@ def settings_from(args: argparse.Namespace) -> tuple[WebSettings, bool]:
 def _serve(args: argparse.Namespace) -> int:
     from borne.commands import CommandError
     from borne.commands.club import join_club
+    from borne.live.photos import display_photo_counter
     from scoring.web.app import create_app, serve
 
     if not 0 <= args.port <= 65535:
         raise CommandError(f"--port must be 0 to 65535, not {args.port}")
     settings, generated = settings_from(args)
     app = create_app(settings)
+    app.state.photos = display_photo_counter(args.edition)
     club = join_club(args, app.state.store, args.table)
 
     def announce(url: str) -> None:

@@ -25,6 +25,7 @@ from scoring.web.events import Broadcaster
 from scoring.web.gate import Gate, HostCheck
 from scoring.web.headers import SecurityHeaders
 from scoring.web.idempotency import IdempotentWrites
+from scoring.web.photos import MAX_PHOTO_BYTES
 from scoring.web.routers import ALL
 from scoring.web.settings import WebSettings
 
@@ -58,6 +59,7 @@ def create_app(settings: WebSettings, *, store: GameStore | None = None) -> Fast
     app.state.broadcaster = Broadcaster(max_streams=settings.max_streams,
                                         max_streams_per_client=settings.max_streams_per_client)
     app.state.camera = None  # borne run sets a CameraState
+    app.state.photos = None  # borne serve and borne run set a PhotoCounter
     install_error_handlers(app)
     for router in ALL:
         app.include_router(router)
@@ -68,7 +70,8 @@ def create_app(settings: WebSettings, *, store: GameStore | None = None) -> Fast
     # outermost last: headers on every answer, then host, size and token before anything reads the body
     app.add_middleware(IdempotentWrites, store=lambda: app.state.store)
     app.add_middleware(Gate, token=settings.token, max_body_bytes=settings.max_body_bytes,
-                       hosts=HostCheck([settings.host, *settings.allowed_hosts]))
+                       hosts=HostCheck([settings.host, *settings.allowed_hosts]),
+                       large_bodies={"/api/photos": MAX_PHOTO_BYTES})
     app.add_middleware(SecurityHeaders)
     return app
 

@@ -21,6 +21,7 @@ from scoring.errors import (
     StaleRevisionError,
     UnknownRulesError,
 )
+from scoring.web.photos import PhotoRefusedError
 from scoring.web.zones import InvalidLayoutError, NoLayoutToRestoreError
 
 LONE_SURROGATE = re.compile("[\ud800-\udfff]")
@@ -112,6 +113,10 @@ def install_error_handlers(app: FastAPI) -> None:
     async def conflict(_: Request, e: Exception) -> JSONResponse:
         return _json(409, str(e))
 
+    async def photo_refused(_: Request, e: Exception) -> JSONResponse:
+        assert isinstance(e, PhotoRefusedError)
+        return _json(e.status, str(e))
+
     app.add_exception_handler(RequestValidationError, invalid_request)
     app.add_exception_handler(HandError, hand_error)
     app.add_exception_handler(SetupError, setup_error)
@@ -123,3 +128,4 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(NothingToUndoError, conflict)
     app.add_exception_handler(InvalidLayoutError, layout_error)
     app.add_exception_handler(NoLayoutToRestoreError, conflict)
+    app.add_exception_handler(PhotoRefusedError, photo_refused)

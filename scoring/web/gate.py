@@ -17,7 +17,7 @@ import secrets
 import socket
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping, MutableMapping
 from typing import Any
 
 Scope = MutableMapping[str, Any]
@@ -151,10 +151,12 @@ class Gate:
     """ASGI middleware: the Host, the body's size and a write's token, checked before the app reads anything."""
 
     def __init__(self, app: ASGIApp, *, token: str, max_body_bytes: int, hosts: HostCheck,
-                 throttle: TokenThrottle | None = None) -> None:
+                 throttle: TokenThrottle | None = None, large_bodies: Mapping[str, int] | None = None) -> None:
         self.app = app
         self.token = token.encode()
         self.max_body_bytes = max_body_bytes
+        self.large_bodies = dict(large_bodies or {})
+        """Paths that take larger bodies than ``max_body_bytes`` (a photo), with their own limit."""
         self.hosts = hosts
         self.throttle = throttle or TokenThrottle()
 
@@ -173,13 +175,14 @@ class Gate:
             if refused is not None:
                 await self._send_all(send, refused)
                 return
+        limit = self.large_bodies.get(scope["path"], self.max_body_bytes)
         length = headers.get(b"content-length")
-        if length is not None and (not length.isdigit() or int(length) > self.max_body_bytes):
+        if length is not None and (not length.isdigit() or int(length) > limit):
             status = 413 if length.isdigit() else 400
-            await self._reply(send, status, f"a request body is at most {self.max_body_bytes:,} bytes"
+            await self._reply(send, status, f"a request body is at most {limit:,} bytes"
                               if status == 413 else "Content-Length must be a number of bytes")
             return
-        await self._forward_limited(scope, receive, send)
+        await self._forward_limited(scope, receive, send, limit)
 
     def _check_token(self, scope: Scope, authorization: bytes | None) -> list[Message] | None:
         """The refusal of a write without the right token, or ``None`` to let it through."""
@@ -200,7 +203,7 @@ class Gate:
         self.throttle.right(client)
         return None
 
-    async def _forward_limited(self, scope: Scope, receive: Receive, send: Send) -> None:
+    async def _forward_limited(self, scope: Scope, receive: Receive, send: Send, limit: int) -> None:
         """Pass the request on, counting the body as it arrives; past the limit answer 413 and stop."""
         received = 0
         answered = False
@@ -211,10 +214,10 @@ class Gate:
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
-                if received > self.max_body_bytes:
+                if received > limit:
                     if not started:
                         answered = True
-                        await self._reply(send, 413, f"a request body is at most {self.max_body_bytes:,} bytes")
+                        await self._reply(send, 413, f"a request body is at most {limit:,} bytes")
                     raise BodyTooLargeError
             return message
 

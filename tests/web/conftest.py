@@ -102,15 +102,26 @@ class Server(BorneProcess):
 
     def post(self, path: str, *, auth: bool = True, **kw: Any) -> httpx.Response:
         headers = {**(self.auth if auth else {}), **kw.pop("headers", {})}
-        return httpx.post(self.url + path, headers=headers, timeout=10, **kw)
+        return httpx.post(self.url + path, headers=headers, **{"timeout": 10, **kw})
 
     def put(self, path: str, *, auth: bool = True, **kw: Any) -> httpx.Response:
         headers = {**(self.auth if auth else {}), **kw.pop("headers", {})}
-        return httpx.put(self.url + path, headers=headers, timeout=10, **kw)
+        return httpx.put(self.url + path, headers=headers, **{"timeout": 10, **kw})
 
     def delete(self, path: str, *, auth: bool = True, **kw: Any) -> httpx.Response:
         headers = {**(self.auth if auth else {}), **kw.pop("headers", {})}
-        return httpx.delete(self.url + path, headers=headers, timeout=10, **kw)
+        return httpx.delete(self.url + path, headers=headers, **{"timeout": 10, **kw})
+
+
+def raw_exchange(server: Server, head: str, *, seconds: float = 5.0) -> str:
+    """Send only a request's head (no body) on a raw socket and return what the server answers, or ``""``
+    when it answers nothing within ``seconds`` (a server that waits for the body)."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=seconds) as s:
+        s.sendall(head.encode("latin-1"))
+        try:
+            return s.recv(65536).decode("latin-1")
+        except TimeoutError:
+            return ""
 
 
 @pytest.fixture(scope="module")

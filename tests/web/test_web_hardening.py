@@ -21,7 +21,7 @@ import httpx
 import pytest
 
 from tests.examples import TALLYNIGHT_HAND_1
-from tests.web.conftest import TOKEN, Server
+from tests.web.conftest import TOKEN, Server, raw_exchange
 
 SIDES = ["Ana & Cleo", "Ben & Dev"]
 MB = 1024 * 1024
@@ -39,17 +39,6 @@ def game_count(server: Server) -> int:
 
 def hands_of(server: Server, game_id: int) -> int:
     return len(server.get(f"/api/games/{game_id}").json()["hands"])
-
-
-def raw_exchange(server: Server, head: str, *, seconds: float = 5.0) -> str:
-    """Send only a request's head (no body) on a raw socket and return what the server answers, or ``""``
-    when it answers nothing within ``seconds`` (a server that waits for the body)."""
-    with socket.create_connection(("127.0.0.1", server.port), timeout=seconds) as s:
-        s.sendall(head.encode("latin-1"))
-        try:
-            return s.recv(65536).decode("latin-1")
-        except TimeoutError:
-            return ""
 
 
 # -- 1. Unicode digits --------------------------------------------------------------

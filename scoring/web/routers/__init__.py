@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from scoring.web.routers import camera, events, feed, games, hands, meta, pages, sheets
+from scoring.web.routers import camera, events, feed, games, hands, meta, pages, photos, sheets
 
 ALL = (pages.router, games.router, hands.router, events.router, sheets.router, meta.router, camera.router,
-       feed.router)
+       feed.router, photos.router)

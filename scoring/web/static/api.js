@@ -22,7 +22,8 @@ export function newIdempotencyKey() {
 
 export async function api(method, path, body, { revision, idempotencyKey } = {}) {
   const headers = { Accept: "application/json" };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const form = body instanceof FormData;  // a photo: the browser writes the multipart type and boundary
+  if (body !== undefined && !form) headers["Content-Type"] = "application/json";
   if (idempotencyKey) headers["Idempotency-Key"] = idempotencyKey;
   if (method !== "GET") {
     const token = localStorage.getItem(TOKEN_KEY);
@@ -31,7 +32,7 @@ export async function api(method, path, body, { revision, idempotencyKey } = {})
   if (revision !== undefined && revision !== null) headers["If-Match"] = `"${revision}"`;
   let response;
   try {
-    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    response = await fetch(path, { method, headers, body: body === undefined || form ? body : JSON.stringify(body) });
   } catch (e) {
     throw new ApiError(0, { message: t("errors.network") });
   }

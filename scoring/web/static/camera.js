@@ -10,6 +10,7 @@ import { renderGameView } from "./display.js";
 import { openZoneEditor } from "./zones.js";
 import { proposalBox, watchProposal } from "./proposal.js";
 import { copyRecord, renderEntry } from "./entry.js";
+import { photoButton } from "./photo.js";
 
 // ---------------------------------------------------------------------------- the camera
 
@@ -193,7 +194,8 @@ export function liveHand(hand) {
         : el("p", { class: "help" }, t("camera.pending_help")),
       held.length ? null : el("div", { class: "buttons" },
         el("button", { type: "button", class: "primary big", id: "confirm-hand", onclick: confirmCameraHand }, t("camera.confirm")),
-        el("button", { type: "button", class: "secondary", id: "correct-hand", onclick: () => correctCameraHand(pending.record, pending.number) }, t("camera.correct"))));
+        el("button", { type: "button", class: "secondary", id: "correct-hand", onclick: () => correctCameraHand(pending.record, pending.number) }, t("camera.correct")),
+        state.game ? photoButton({ forCamera: true }) : null));
   }
   const fix = !pending && !held.length && hand.phase === "in_play" ? el("button", { type: "button", class: "secondary", id: "correct-live",
     onclick: () => correctCameraHand(liveRecord(hand), hand.hand) }, t("camera.correct_live")) : null;

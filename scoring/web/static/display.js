@@ -8,6 +8,7 @@ import { api, explain, write } from "./api.js";
 import { refresh } from "./events.js";
 import { cameraPanel, livePanel } from "./camera.js";
 import { openEntry } from "./entry.js";
+import { photoButton } from "./photo.js";
 
 // ---------------------------------------------------------------------------- live display
 
@@ -102,6 +103,7 @@ export function actions(doc) {
   return el("div", { class: "actions" },
     doc.winner ? null : el("button", { type: "button", class: "primary big", id: "enter-hand", onclick: () => openEntry(null),
       "aria-keyshortcuts": "N" }, t("display.enter_hand", { n })),
+    doc.winner ? null : photoButton(),
     el("button", { type: "button", class: "secondary", id: "undo", onclick: undo }, `↶ ${t("display.undo")}`),
     el("a", { class: "button secondary", id: "sheet-link", href: `/api/games/${doc.id}/sheet.pdf?lang=${i18n.language}`, target: "_blank" }, t("display.sheet")),
     el("a", { class: "button secondary", href: `/api/games/${doc.id}/export.csv?lang=${i18n.language}`, download: "" }, t("display.export_csv")),

@@ -26,11 +26,14 @@ export function copyRecord(record) {
   };
 }
 
-export function openEntry(number) {
+// number: the hand to fix (null: a new hand); preset: the record to start from (a photo's count); camera: the
+// camera's hand this corrects (saved through /api/camera/hand/correct).
+export function openEntry(number, preset = null, camera = null) {
   const doc = state.game;
   if (!doc) return;
   const hand = number ? doc.hands[number - 1] : null;
-  state.entry = { gameId: doc.id, number, revision: doc.revision, record: hand ? copyRecord(hand.record) : blankHand(doc),
+  const record = preset || (hand && hand.record);
+  state.entry = { gameId: doc.id, number, camera, revision: doc.revision, record: record ? copyRecord(record) : blankHand(doc),
     serverErrors: [] };
   const dialog = document.getElementById("hand-dialog");
   renderEntry();

@@ -14,4 +14,5 @@ export const state = {
   camera: null,     // GET /api/camera (null until read; camera: false with borne serve)
   liveHand: null,   // GET /api/camera/hand, then the SSE "camera" events
   zones: null,      // the zone editor: GET /api/camera/layout and the zones being drawn
+  photo: null,      // the photo being counted or proposed (photo.js)
 };
