@@ -15,6 +15,10 @@ HEIGHT_MM = (600.0, 1400.0)
 MAX_TILT_DEG = 30.0
 HFOV_DEG = (55.0, 82.0)
 """Horizontal fields of view of webcams and phone main cameras."""
+HAND_HELD_HEIGHT_MM = (500.0, 1200.0)
+HAND_HELD_MAX_TILT_DEG = 35.0
+HAND_HELD_HFOV_DEG = (63.0, 75.0)
+"""A phone's main camera held over the table for one photo (CONTRACT §9): lower, more tilted, a narrower view."""
 
 
 @dataclass(frozen=True)
@@ -92,14 +96,20 @@ def fits(cam: Camera, points: np.ndarray, margin: float = 0.03) -> bool:
     return bool(np.all((q[:, 0] > mx) & (q[:, 0] < cam.width - mx) & (q[:, 1] > my) & (q[:, 1] < cam.height - my)))
 
 
-def sample_camera(rng: np.random.Generator, width: int, height: int, area: np.ndarray, *, upright: bool = False) -> Camera:
+def sample_camera(rng: np.random.Generator, width: int, height: int, area: np.ndarray, *, upright: bool = False,
+                  hand_held: bool = False) -> Camera:
     """A random camera that keeps the whole play area (table points ``area``) in frame.
 
     The lowest height in 0.6–1.4 m that fits is found, then raised a little at random;
-    when the area does not fit even at 1.4 m the field of view is widened.
+    when the area does not fit even at 1.4 m the field of view is widened. ``hand_held``: a phone held
+    over the table for one photo (0.5–1.2 m, tilted up to 35°, a phone's field of view).
     """
-    hfov = float(rng.uniform(*HFOV_DEG))
-    tilt = float(rng.uniform(0, MAX_TILT_DEG) if rng.random() < 0.8 else rng.uniform(0, 6))
+    heights = HAND_HELD_HEIGHT_MM if hand_held else HEIGHT_MM
+    hfov = float(rng.uniform(*(HAND_HELD_HFOV_DEG if hand_held else HFOV_DEG)))
+    if hand_held:
+        tilt = float(rng.uniform(0, HAND_HELD_MAX_TILT_DEG))
+    else:
+        tilt = float(rng.uniform(0, MAX_TILT_DEG) if rng.random() < 0.8 else rng.uniform(0, 6))
     tilt_dir = float(rng.uniform(0, 360))
     yaw = float(rng.normal(0, 8) if upright else rng.uniform(0, 360))
     lo, hi = area.min(axis=0), area.max(axis=0)
@@ -108,16 +118,16 @@ def sample_camera(rng: np.random.Generator, width: int, height: int, area: np.nd
         def cam_at(h_mm: float) -> Camera:
             return Camera(width, height, hfov, h_mm, tilt, tilt_dir, yaw, target)  # noqa: B023 - called within this iteration only
 
-        if fits(cam_at(HEIGHT_MM[1]), area):
-            a, b = HEIGHT_MM
+        if fits(cam_at(heights[1]), area):
+            a, b = heights
             if fits(cam_at(a), area):
                 b = a
             else:
                 for _ in range(14):
                     m = (a + b) / 2
                     a, b = (a, m) if fits(cam_at(m), area) else (m, b)
-            h_mm = b + float(rng.uniform(0, 0.35)) * (HEIGHT_MM[1] - b)
+            h_mm = b + float(rng.uniform(0, 0.35)) * (heights[1] - b)
             return cam_at(h_mm)
         hfov = min(hfov + 5, 100.0)
         tilt *= 0.8
-    return Camera(width, height, hfov, HEIGHT_MM[1], tilt, tilt_dir, yaw, target)
+    return Camera(width, height, hfov, heights[1], tilt, tilt_dir, yaw, target)

@@ -66,6 +66,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     _what_and_where(p)
     p.add_argument("--start", type=int, default=0, help="index of the first scene (default 0)")
+    p.add_argument("--phone", action="store_true",
+                   help="one photo from a phone held over the table: half of them the other way up, 0.5-1.2 m above "
+                        "it, tilted up to 35 degrees, a phone's field of view (give the phone's size, e.g. 4000 x 3000)")
     _blender_options(p)
     p.set_defaults(func=_guarded(run_photos))
     p = dsub.add_parser(
@@ -130,7 +133,8 @@ def _photo_spec(args: argparse.Namespace) -> PhotoSpec:
     from datasets.photoreal.stage import PhotoSpec
 
     return PhotoSpec(width=args.width, height=args.height, edition=args.edition, samples=args.samples,
-                     threads=args.threads, held_out=args.held_out, test_split=args.test_split)
+                     threads=args.threads, held_out=args.held_out, test_split=args.test_split,
+                     phone=getattr(args, "phone", False))
 
 
 def _spec(args: argparse.Namespace, random_faces: float = 0.0) -> object:

@@ -62,6 +62,9 @@ class PhotoSpec:
     test_split: bool = False
     """The test split: surfaces (:data:`~datasets.photoreal.surfaces.TEST`) and lights no other split uses.
     Development (``held_out``) stills have been looked at while tuning; these are measured on only."""
+    phone: bool = False
+    """One photo from a phone held over the table: half of them taken the other way up (``width`` and
+    ``height`` swapped), 0.5–1.2 m above it, tilted up to 35° (:func:`datasets.camera.sample_camera`)."""
 
     @property
     def split(self) -> str:
@@ -346,7 +349,7 @@ def card_json(index: int, card: PlacedCard, layer: int, faces: dict[str, Path],
 def stage_json(shot_on: PhotoSet, spec: PhotoSpec, folder: Path, cards: list[dict[str, Any]],
                arms: list[dict[str, Any]]) -> dict[str, Any]:
     """The stage ``in_blender.py`` builds: a set, the cards on it and the arms over it; passes go to ``folder``."""
-    return {"width": spec.width, "height": spec.height, "samples": spec.samples, "threads": spec.threads,
+    return {"width": shot_on.camera.width, "height": shot_on.camera.height, "samples": spec.samples, "threads": spec.threads,
             "seed": shot_on.seed, "folder": str(folder.resolve()), "camera": camera_json(shot_on.camera),
             "table": shot_on.table, "cards": cards, "arms": arms, "objects": shot_on.objects, "world": shot_on.world,
             "lights": shot_on.lights}
@@ -364,7 +367,13 @@ def make_stage(
     spec.check()
     deck, faces = deck_files(spec.edition, rng, cache)
     arr = arrangement if arrangement is not None else arrange(table, rng)
-    cam = camera if camera is not None else sample_camera(rng, spec.width, spec.height, arr.extent())
+    if camera is not None:
+        cam = camera
+    elif spec.phone:
+        size = (spec.height, spec.width) if rng.random() < 0.5 else (spec.width, spec.height)
+        cam = sample_camera(rng, *size, arr.extent(), hand_held=True)
+    else:
+        cam = sample_camera(rng, spec.width, spec.height, arr.extent())
     layers, covered = stack(arr.cards)
     cards = [card_json(i, card, layers[i], faces, None if covered[i] else rng, rng) for i, card in enumerate(arr.cards)]
     surface, table_json = surface_json(rng, spec.split, cache)

@@ -76,6 +76,21 @@ def test_a_stage_depends_only_on_its_seed(tmp_path):
     assert 0 < len(stages[0].json["cards"]) == len(stages[0].arrangement.cards)
 
 
+def test_a_phone_photo_is_hand_held_either_way_up_with_the_whole_table_in_frame(tmp_path):
+    spec = PhotoSpec(width=400, height=300, samples=1, phone=True)
+    sizes = set()
+    for i in range(16):
+        table, rng = moment(8, i)
+        stage = make_stage(table, rng, spec, tmp_path / "p", tmp_path / "tex")
+        cam = stage.camera
+        sizes.add((stage.json["width"], stage.json["height"]))
+        assert (cam.width, cam.height) == (stage.json["width"], stage.json["height"])
+        assert 500 <= cam.height_mm <= 1200 and cam.tilt_deg <= 35 and 63 <= cam.hfov_deg
+        corners = project(cam.homography(), stage.arrangement.extent())
+        assert ((corners >= 0) & (corners <= [cam.width, cam.height])).all()
+    assert sizes == {(400, 300), (300, 400)}
+
+
 def test_held_out_surfaces_are_gimp_photographs_no_training_scene_uses():
     assert not {p.name for p in TRAINING} & {p.name for p in HELD_OUT}
     for pattern in (TRAINING[0], HELD_OUT[0]):
