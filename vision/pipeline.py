@@ -45,6 +45,11 @@ FLAG_PICTURE_LATE_FRAMES = 5
 10 frames a second (the same time at another rate)."""
 KNOWN_OUTLINES = 40
 """The latest landings whose outlines a change is also read on (a card laid on a pile lies where the last did)."""
+CENSUS_STILL = 3.0
+"""Seconds the table stays still after a landing before it is read whole once, its census checked against the
+landings (a play the watch missed is a flag, never a count); and when the source ends after a landing. A pause in
+play: the whole read holds the camera's loop for about half a second (the watch then compares the next frame with
+the last clear view, so a card laid meanwhile is a landing a moment later)."""
 WATCH_RATE = 5.0
 """The frame rate :data:`~vision.landing.watch.SETTLE_FRAMES` is given at."""
 
@@ -121,10 +126,11 @@ class Pipeline:
         self._last_index = -1
         self._last_time = 0.0
         self._busy = 0.0
-        self.seconds: dict[str, float] = {"watch": 0.0, "read": 0.0, "follow": 0.0}
-        """Wall-clock seconds spent so far in each stage: the motion watch, reading the landings, the rest."""
+        self.seconds: dict[str, float] = {"watch": 0.0, "read": 0.0, "census": 0.0, "follow": 0.0}
+        """Wall-clock seconds spent so far in each stage: the motion watch, reading the landings, the whole table's
+        census at a clear view, the rest."""
         self._census_due = False
-        """A card landed since the table was last read whole (:meth:`finish` checks the landings against it)."""
+        self._still_since = 0.0
         self.frame_offset = 0
         """Added to each frame's index before the lifecycle sees it: a run restored after a restart
         goes on from the frame it had reached (a camera's frames count from 0 again)."""
@@ -171,8 +177,10 @@ class Pipeline:
             self.landed.clear()
         self.landed.extend(landings)
         index, at = frame.index + self.frame_offset, frame.time + self.time_offset
-        self._census_due = (self._census_due or bool(landings)) and not empty
-        view = TableView(index, at, landings, empty, in_play=bool(in_play) and not self._restored)
+        census_started = time.perf_counter()
+        checked = self._census(image, look, landings, empty, at)
+        census_seconds = time.perf_counter() - census_started
+        view = TableView(index, at, landings, empty, in_play=bool(in_play) and not self._restored, census=checked)
         reading, census = self._reading(look)
         events: tuple[LifecycleEvent, ...] = ()
         found = None
@@ -197,7 +205,8 @@ class Pipeline:
         done = time.perf_counter()
         self.seconds["watch"] += watched - started
         self.seconds["read"] += read - watched
-        self.seconds["follow"] += done - read
+        self.seconds["census"] += census_seconds
+        self.seconds["follow"] += done - read - census_seconds
         self._busy += done - started
         self.last = FrameResult(frame, look, landings, reading, census, events, done - started)
         return self.last
@@ -215,6 +224,20 @@ class Pipeline:
         identity = np.eye(2, 3)
         return tuple(Landing(frame, np.asarray(s.corners, dtype=np.float64), Reading(s.card, float(s.confidence)),
                              Change(frame, np.asarray(s.corners, dtype=np.float64), identity)) for s in cards)
+
+    def _census(self, image: Any, look: Look, landings: tuple[Landing, ...], empty: bool, at: float) -> TableCensus | None:
+        """The whole table's census once it has been still :data:`CENSUS_STILL` seconds after a landing (once a
+        landing; ``None`` otherwise)."""
+        if landings:
+            self._census_due = True
+        if landings or look.moving:
+            self._still_since = at
+        if empty:
+            self._census_due = False
+        if not self._census_due or not self.seated or at - self._still_since < CENSUS_STILL:
+            return None
+        self._census_due = False
+        return self._whole(image)
 
     def _whole(self, image: Any) -> TableCensus:
         """The table read whole (the detector and its reader), counted by the zones."""
@@ -316,8 +339,8 @@ class Pipeline:
 
     def finish(self) -> list[LifecycleEvent]:
         """The source ended: the hand in play becomes pending as it stands (the sides still looked for are
-        those found on the fullest frame), its landings first checked against the last frame read whole (the
-        census as a cross-check: a card it shows more of on a side than the landings is a flag, never a count)."""
+        those found on the fullest frame), its landings first checked against the last frame read whole when a
+        card landed since the last census (a card it shows more of on a side than the landings is a flag)."""
         events: list[LifecycleEvent] = []
         if not self.seated and self.last is not None:
             assert self.seating is not None

@@ -66,10 +66,11 @@ def counts(sides: list[dict[str, Any]]) -> dict[tuple[str, str], int]:
 @pytest.fixture(scope="module")
 def hand(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, dict[tuple[str, str], int]]:
     """A rendered hand (seed 5, its first 120 frames at 640 × 360: twelve cards played), its video (the
-    last frame held, then the table cleared), and what ``borne replay`` counts in the frames."""
+    last frame held 5 s, as a table looks over its hand before clearing it: under load the camera reads the
+    last landings a few seconds late, then the table cleared), and what ``borne replay`` counts in the frames."""
     folder = tmp_path_factory.mktemp("hand")
     seq = render_sequence(folder / "seq", seed=5, frames=120)
-    video = video_from_frames(seq / "frames", folder / "hand.avi", fps=FPS, hold_last_s=2.0,
+    video = video_from_frames(seq / "frames", folder / "hand.avi", fps=FPS, hold_last_s=5.0,
                               then_cleared=seq / "frames" / "000000.jpg", cleared_s=4.0)
     replay = subprocess.run([sys.executable, "-m", "borne", "replay", str(seq / "frames"), "--layout",
                              str(seq / "layout.json"), "--truth-boxes", str(seq / "truth")],
@@ -119,7 +120,7 @@ def test_the_agent_killed_mid_hand_is_reported_lost_then_the_hand_goes_on(hand: 
         rest_frames.mkdir()
         for path in sorted((seq / "frames").iterdir())[shown:]:
             (rest_frames / path.name).symlink_to(path)
-        rest_video = video_from_frames(rest_frames, tmp_path / "rest.avi", fps=FPS, hold_last_s=2.0,
+        rest_video = video_from_frames(rest_frames, tmp_path / "rest.avi", fps=FPS, hold_last_s=5.0,
                                        then_cleared=seq / "frames" / "000000.jpg", cleared_s=4.0)
         rest = AgentProcess(rest_video, tmp_path,
                             port=agent.port, extra=["--stall-s", "30"]).start()

@@ -146,12 +146,29 @@ def test_a_census_showing_more_than_the_landings_is_a_flag_never_a_count(matcher
     reader = WholeTable(matcher, [(laid, seen)])
     pipeline = Pipeline(reader, LAYOUT, goal=1000)  # type: ignore[arg-type]
     follow(pipeline, [empty] * 2 + [laid] * 10)
-    assert reader.reads == 1  # the first view only: no whole read while the camera follows the play
+    assert reader.reads == 1  # the first view only: no whole read in the second after a landing
     hand = ended(pipeline)
     assert hand is not None and hand.record.side("South").distance[100] == 1
     census = [f for f in hand.flags if f.reason.value == "census"]
     assert [(f.side, f.card) for f in census] == [("South", Card.DISTANCE_100)]
     assert "shows 2" in census[0].message and census[0].where is not None
+
+
+def test_a_pause_in_play_checks_the_census_once_a_landing(matcher):
+    empty = table()
+    here, there = card_corners((150, 290), 0), card_corners((320, 290), 0)
+    laid = lay(empty, face_of(matcher, Card.DISTANCE_100), here)
+    seen = [Sighting(here, True, Card.DISTANCE_100, 0.9), Sighting(there, True, Card.DISTANCE_100, 0.9)]
+    reader = WholeTable(matcher, [(laid, seen)])
+    pipeline = Pipeline(reader, LAYOUT, goal=1000)  # type: ignore[arg-type]
+    follow(pipeline, [empty] * 2 + [laid] * 40)  # the table still 4 s after the landing: read whole once
+    state = pipeline.state
+    assert state is not None and state.sides[1].distance[100] == 1 and reader.reads == 2
+    (flag,) = state.flags
+    assert (flag.reason.value, flag.side, flag.card) == ("census", "South", Card.DISTANCE_100)
+    follow(pipeline, [laid] * 30, start=42)  # nothing landed since: not read again, nor at the source's end
+    hand = ended(pipeline)
+    assert reader.reads == 2 and hand is not None and [f.reason.value for f in hand.flags].count("census") == 1
 
 
 def test_a_census_agreeing_with_the_landings_raises_nothing(matcher):
