@@ -47,6 +47,8 @@ from vision.table.census import take_census
 from vision.table.layout import TableLayout
 
 MATCH_IOU = 0.5
+NO_COLUMN_ENDS = False
+"""``--no-column-ends``: the census without the strips found past a column's first box."""
 
 
 SIZE_BANDS = ((0, 50, "under 50 px long"), (50, 80, "50–80 px"), (80, 130, "80–130 px"), (130, 10_000, "130 px or longer"))
@@ -98,7 +100,11 @@ def main() -> None:
                              "scene whose draw pile was reported wrong (blue: the face-down boxes); each card "
                              "misread (*_read_as_*: green, the box read) and each face-up box on no card "
                              "(*_on_no_card_*: red, the box; green, the true visible boxes)")
+    parser.add_argument("--no-column-ends", action="store_true",
+                        help="count no strip past a column's first box (vision.table.column_ends): the census before it")
     args = parser.parse_args()
+    global NO_COLUMN_ENDS
+    NO_COLUMN_ENDS = args.no_column_ends
 
     detector = Path(args.detector) if args.detector else None
     misses = Path(args.misses) if args.misses else None
@@ -237,7 +243,7 @@ def measure_stills(reader: FrameReader, stills: Iterable[Still], title: str, *, 
         layout = TableLayout.from_json(still.truth["layout"])
         t0 = time.perf_counter()
         reading = reader.read(image)
-        census = take_census(list(reading.sightings), layout)
+        census = take_census(list(reading.sightings), layout, None if NO_COLUMN_ENDS else image)
         times.append(time.perf_counter() - t0)
         t0 = time.perf_counter()
         for win in tile_windows(image.shape[1], image.shape[0], tile_share=reader.detector.tile_share):  # type: ignore[attr-defined]

@@ -70,7 +70,7 @@ class PhotoCounter:
         found = layout is None
         if layout is None:
             layout = find_sides(sightings, width, height)
-        return PhotoCount(census=take_census(sightings, layout), layout=layout, found_sides=found,
+        return PhotoCount(census=take_census(sightings, layout, image), layout=layout, found_sides=found,
                           width=width, height=height, card_px=reading.typical_card_px, too_small=reading.too_small)
 
     def _read(self, image: BGRImage) -> Any:

@@ -241,7 +241,7 @@ class Pipeline:
 
     def _whole(self, image: Any) -> TableCensus:
         """The table read whole (the detector and its reader), counted by the zones."""
-        return take_census(list(self.reader.read(image).sightings), self.layout)
+        return take_census(list(self.reader.read(image).sightings), self.layout, image)
 
     def _sharper(self, image: Any, look: Look, change: Change) -> Any:
         """The frame to read a change on: this one, or the one before where it is sharper over the change (a

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from scoring.cards import DISTANCE_VALUES, Card
 from scoring.hand import SafetyPlay
@@ -93,8 +94,9 @@ class TableCensus:
         return {"sides": [s.to_json(with_cards=with_cards) for s in self.sides], "draw_pile": self.draw_pile}
 
 
-def take_census(sightings: Sequence[Sighting], layout: TableLayout) -> TableCensus:
-    """Assign each card to the side whose zone holds its centre, decide sideways, count.
+def take_census(sightings: Sequence[Sighting], layout: TableLayout, image: NDArray[np.uint8] | None = None) -> TableCensus:
+    """Assign each card to the side whose zone holds its centre, decide sideways, count; given the ``image``, a
+    column's strips past its first box are looked for too (:mod:`vision.table.column_ends`).
 
     Only boxes that are cards of their own count (:func:`vision.table.own_cards.cards_of_their_own`).
     Face-down cards anywhere mean the draw pile is there; face-up cards outside every zone are
@@ -120,7 +122,8 @@ def take_census(sightings: Sequence[Sighting], layout: TableLayout) -> TableCens
         up = np.asarray(zone.up) if zone.up is not None else majority_axis([s.corners for s in seen])
         sideways = [is_sideways(s.corners, up) if up is not None else False for s in seen]
         # distance columns: a strip is boxed across its card, so its box looks sideways; only a safety's matters
-        columns = read_columns([s for s in seen if s.card is None or s.card.is_distance], up, card_length)
+        columns = read_columns([s for s in seen if s.card is None or s.card.is_distance], up, card_length, image,
+                               sightings)
         read_as = {id(old): new for column in columns for old, new in zip(column.seen, column.cards, strict=True)}
         doubled = {id(s) for column in columns for s in column.doubled}
         sideways = [w for s, w in zip(seen, sideways, strict=True) if id(s) not in doubled]

@@ -22,6 +22,7 @@ from numpy.typing import NDArray
 
 from scoring.cards import Card
 from vision.read.sighting import Sighting
+from vision.table.column_ends import strips_beyond
 
 ACROSS_SHARE = 0.45
 """Two boxes are in one column when their centres lie within this share of a card's width of each other
@@ -117,9 +118,12 @@ def read_column(cards: Sequence[Sighting], card_length: float) -> Column:
     return Column(tuple(cards), counted, value, False)
 
 
-def read_columns(boxes: Sequence[Sighting], up: NDArray[np.floating] | None, card_length: float) -> list[Column]:
+def read_columns(boxes: Sequence[Sighting], up: NDArray[np.floating] | None, card_length: float,
+                 image: NDArray[np.uint8] | None = None, others: Sequence[Sighting] = ()) -> list[Column]:
     """A side's columns, from its face-up boxes laid the normal way that are distance cards or unread, with
-    the strips between their boxes that no box found (where the column's value is clear).
+    the strips between their boxes that no box found (where the column's value is clear), and, given the
+    ``image``, those past a column's first box that look like it (:func:`vision.table.column_ends.strips_beyond`;
+    ``others``: the table's boxes, on which no such strip lies).
 
     Columns with no distance card read in them are left as they are (an unread card alone is not a
     distance card).
@@ -134,7 +138,10 @@ def read_columns(boxes: Sequence[Sighting], up: NDArray[np.floating] | None, car
         kept, doubled = boxed_once(group, u, pitch)
         column = replace(read_column(kept, card_length), doubled=doubled)
         if pitch > 0 and column.value is not None and not column.mixed:
-            column = replace(column, unboxed=unboxed_strips(kept, u, pitch, column.value))
+            unboxed = unboxed_strips(kept, u, pitch, column.value)
+            if image is not None:
+                unboxed += strips_beyond(kept, image, u, pitch, column.value, [*others, *boxes])
+            column = replace(column, unboxed=unboxed)
         columns.append(column)
     return columns
 
