@@ -12,6 +12,7 @@ from numpy.typing import NDArray
 from vision.errors import ModelError
 from vision.read.detections import Detections
 from vision.read.detector import CardDetector, OnnxCardDetector
+from vision.read.fine_tiles import FineTiledDetector
 from vision.read.matcher import FaceMatcher
 from vision.read.motion import Glance, Region
 from vision.read.numerals import NumeralRecogniser
@@ -87,7 +88,8 @@ class FrameReader:
         from vision.read.models import detector_path, load_recogniser, load_video_recogniser
 
         share = STILL_TILE_SHARE if still else LIVE_TILE_SHARE
-        tiled = TiledDetector(OnnxCardDetector(detector or detector_path()), tile_share=share)
+        tiling = FineTiledDetector if still else TiledDetector  # a large photo: again on tiles sized by its cards
+        tiled = tiling(OnnxCardDetector(detector or detector_path()), tile_share=share)
         recogniser = load_recogniser(edition, outline_first=True) if still else load_video_recogniser(edition)
         outliner: FaceMatcher | None = None
         if still and not isinstance(recogniser, FaceMatcher | NumeralRecogniser):
