@@ -100,6 +100,8 @@ def main() -> None:
                              "scene whose draw pile was reported wrong (blue: the face-down boxes); each card "
                              "misread (*_read_as_*: green, the box read) and each face-up box on no card "
                              "(*_on_no_card_*: red, the box; green, the true visible boxes)")
+    parser.add_argument("--no-fine-tiles", action="store_true",
+                        help="no second pass on tiles sized by the cards found (vision.read.fine_tiles)")
     parser.add_argument("--no-column-ends", action="store_true",
                         help="count no strip past a column's first box (vision.table.column_ends): the census before it")
     args = parser.parse_args()
@@ -122,6 +124,8 @@ def main() -> None:
         reader.detector.duplicate_overlap = args.duplicate_overlap  # type: ignore[attr-defined]
     if args.tile_share is not None:
         reader.detector.tile_share = args.tile_share  # type: ignore[attr-defined]
+    if args.no_fine_tiles:
+        reader.detector.smallest_in_model = 0.0  # type: ignore[attr-defined]
     if args.conf is not None:
         from vision.read.detector import DecodeSettings
 

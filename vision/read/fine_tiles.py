@@ -24,7 +24,10 @@ SMALLEST_IN_MODEL = 70.0
 IN_MODEL = 100.0
 """The tiles of the second pass show those cards this long in the model."""
 SMALL_QUANTILE = 25
-"""The percentile of the face-up boxes' long sides taken as the smaller cards' length."""
+"""The percentile of the whole cards' long sides taken as the smaller cards' length..."""
+WHOLE_ASPECT = 0.5
+"""...a whole card's box being one whose short side is at least this share of its long side (56 : 87 is 0.64;
+a column's strip boxed across its card is far thinner, and says nothing of how far the card is)."""
 SMALL_REACH = 1.5
 """The second pass looks where the boxes under this many times the smaller cards' length lie, and keeps its boxes
 under that length (a strip, a far card); the larger cards keep the first pass's boxes."""
@@ -35,6 +38,8 @@ class FineTiledDetector(TiledDetector):
 
     fine_passes = 0
     """Photos detected a second time on finer tiles."""
+    smallest_in_model = SMALLEST_IN_MODEL
+    """:data:`SMALLEST_IN_MODEL` for this detector (0: never a second pass; benches compare)."""
 
     def detect(self, image: NDArray[np.uint8]) -> Detections:
         first = super().detect(image)
@@ -43,9 +48,13 @@ class FineTiledDetector(TiledDetector):
         face_up = first.corners[first.class_id == 0]
         if not len(face_up):
             return first
-        longs = np.linalg.norm(face_up - np.roll(face_up, -1, axis=1), axis=2).max(axis=1)
-        small = float(np.percentile(longs, SMALL_QUANTILE))
-        if small * MODEL_PX / max(tile, 1) >= SMALLEST_IN_MODEL:
+        sides = np.linalg.norm(face_up - np.roll(face_up, -1, axis=1), axis=2)
+        longs = sides.max(axis=1)
+        whole = sides.min(axis=1) >= WHOLE_ASPECT * longs  # a whole card's proportions (a strip's box is long and thin)
+        if not whole.any():
+            return first
+        small = float(np.percentile(longs[whole], SMALL_QUANTILE))
+        if small * MODEL_PX / max(tile, 1) >= self.smallest_in_model:
             return first
         size = min(max(MODEL_PX, round(small * MODEL_PX / IN_MODEL)), w, h)
         corners = face_up[longs < SMALL_REACH * small].reshape(-1, 2)  # where the small cards lie
