@@ -1,5 +1,6 @@
 """Score from a photo in real Chromium: the display's file input fed a rendered photo, the proposed hand shown
-with every counted card outlined, sides swapped, confirmed or corrected, and scored; a refusal shown.
+with every counted card outlined (and no serious accessibility problem), sides swapped, confirmed or corrected,
+and scored; a refusal shown.
 
 The file input is the one that opens the phone's camera app (``capture="environment"``); Playwright gives it
 the file as a phone would after the shot.
@@ -14,6 +15,7 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.web.a11y import audit
 from tests.web.conftest import Server
 from tests.web.test_web_photo import new_game, send, table_photo
 
@@ -29,7 +31,7 @@ def photo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def game_page(server: Server, browser: Any, game: int, errors: list[str]) -> Any:
-    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    page = browser.new_page(viewport={"width": 1100, "height": 900}, bypass_csp=True)  # axe is injected
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.add_init_script(f"localStorage.setItem('borne.token', '{server.token}')")
     page.goto(f"{server.url}/games/{game}")
@@ -53,6 +55,7 @@ def test_a_photo_is_proposed_outlined_then_confirmed_with_the_sides_swapped(
     assert outlines.count() == sum(len(s["cards"]) for s in counted["sides"]) > 0
     assert page.locator("#photo-image").evaluate("img => img.complete && img.naturalWidth") == 1600
     page.screenshot(path=str(tmp_path / "photo-proposed.png"))
+    assert audit(page, "the photo's proposed hand") == []  # axe-core: no serious or critical problem
     first, second = counted["sides"][0], counted["sides"][1]
     seats = page.locator(".photo-seat")
     assert [seats.nth(i).input_value() for i in range(2)] == ["Ana", "Ben"]
