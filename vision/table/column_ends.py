@@ -33,6 +33,9 @@ MOST_BEYOND = 3
 """At most this many strips are added past a column's first box (a column with more unboxed is no column)."""
 BEYOND_SURENESS = 0.5
 """A strip found this way is this share as sure as the box it was found from."""
+MIN_PITCH_PX = 30.0
+"""Strips closer than this in the picture are not looked for: a 1280 × 720 frame's strips, 15-25 px, are too thin to
+tell by their print (looked for there, 2-D development scenes got 5 more strips on no card and lost a side)."""
 OVERLAP = 0.3
 """A band overlapping a box found (IoU) this much is that box's, not a strip no box found."""
 NUDGES_ALONG = (-0.3, -0.15, 0.0, 0.15, 0.3)
@@ -47,7 +50,7 @@ def strips_beyond(column: Sequence[Sighting], image: NDArray[np.uint8], up: NDAr
     """The strips past the first box of ``column`` (top card first along ``up``) that no box found, each
     ``pitch`` pixels further along ``up``, with the column's ``value``; ``others``: every box of the table
     (a band on one of them is no unboxed strip)."""
-    if pitch <= 0 or not column:
+    if pitch < MIN_PITCH_PX or not column:
         return ()
     first = column[0]
     corners = np.asarray(first.corners, dtype=np.float64)
