@@ -13,6 +13,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -36,7 +38,9 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def main() -> None:
+@contextmanager
+def display() -> Iterator[str]:
+    """A ``borne serve`` on a temporary database and a free port, answering: its address."""
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as folder:
@@ -49,16 +53,21 @@ def main() -> None:
                     break
                 except httpx.HTTPError:
                     time.sleep(0.2)
-            auth = {"Authorization": f"Bearer {TOKEN}"}
-            gid = httpx.post(url + "/api/games", json={"players": ["Ana", "Ben", "Cleo", "Dev"],
-                                                      "teams": [["Ana", "Cleo"], ["Ben", "Dev"]], "name": "Tallynight"},
-                             headers=auth).json()["id"]
-            for hand in (TALLYNIGHT_HAND_1, TALLYNIGHT_HAND_2):
-                httpx.post(f"{url}/api/games/{gid}/hands", json=hand, headers=auth).raise_for_status()
-            shots = photograph(url, gid)
+            yield url
         finally:
             server.terminate()
             server.wait(10)
+
+
+def main() -> None:
+    with display() as url:
+        auth = {"Authorization": f"Bearer {TOKEN}"}
+        gid = httpx.post(url + "/api/games", json={"players": ["Ana", "Ben", "Cleo", "Dev"],
+                                                  "teams": [["Ana", "Cleo"], ["Ben", "Dev"]], "name": "Tallynight"},
+                         headers=auth).json()["id"]
+        for hand in (TALLYNIGHT_HAND_1, TALLYNIGHT_HAND_2):
+            httpx.post(f"{url}/api/games/{gid}/hands", json=hand, headers=auth).raise_for_status()
+        shots = photograph(url, gid)
     tiles = [Image.open(io.BytesIO(s)).convert("RGB").resize((TILE, TILE * VIEW["height"] // VIEW["width"])) for s in shots]
     w, h = tiles[0].size
     sheet = Image.new("RGB", (3 * w + 4 * 8, 2 * h + 3 * 8), "#9aa3ad")

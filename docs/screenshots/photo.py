@@ -9,10 +9,7 @@ The README's picture used the last frame (000152.jpg) of the development hand ``
 
 from __future__ import annotations
 
-import subprocess
 import sys
-import tempfile
-import time
 from pathlib import Path
 
 import httpx
@@ -20,39 +17,25 @@ from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-from docs.screenshots.languages import TOKEN, free_port  # noqa: E402
+from docs.screenshots.languages import TOKEN, display  # noqa: E402
 
 OUT = ROOT / "docs" / "screenshots" / "photo-hand.png"
 
 
 def main(photo: Path) -> None:
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    with tempfile.TemporaryDirectory() as folder:
-        server = subprocess.Popen([sys.executable, "-m", "borne", "serve", "--port", str(port), "--token", TOKEN,
-                                   "--db", str(Path(folder) / "g.sqlite3")], stdout=subprocess.DEVNULL)
-        try:
-            for _ in range(100):
-                try:
-                    httpx.get(url + "/api/rules", timeout=1)
-                    break
-                except httpx.HTTPError:
-                    time.sleep(0.2)
-            gid = httpx.post(url + "/api/games", json={"sides": ["Ana", "Ben"], "rules": "classic", "target": 5000},
-                             headers={"Authorization": f"Bearer {TOKEN}"}).json()["id"]
-            with sync_playwright() as p:
-                browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox", "--disable-gpu"])
-                page = browser.new_page(viewport={"width": 390, "height": 844})
-                page.add_init_script(f"localStorage.setItem('borne.token', '{TOKEN}')")
-                page.goto(f"{url}/games/{gid}")
-                page.set_input_files("#photo-input", str(photo))
-                page.wait_for_selector("#photo-hand", timeout=120_000)
-                page.wait_for_function("document.getElementById('photo-image').complete")
-                page.screenshot(path=str(OUT))
-                browser.close()
-        finally:
-            server.terminate()
-            server.wait(10)
+    with display() as url:
+        gid = httpx.post(url + "/api/games", json={"sides": ["Ana", "Ben"], "rules": "classic", "target": 5000},
+                         headers={"Authorization": f"Bearer {TOKEN}"}).json()["id"]
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox", "--disable-gpu"])
+            page = browser.new_page(viewport={"width": 390, "height": 844})
+            page.add_init_script(f"localStorage.setItem('borne.token', '{TOKEN}')")
+            page.goto(f"{url}/games/{gid}")
+            page.set_input_files("#photo-input", str(photo))
+            page.wait_for_selector("#photo-hand", timeout=120_000)
+            page.wait_for_function("document.getElementById('photo-image').complete")
+            page.screenshot(path=str(OUT))
+            browser.close()
     print(f"wrote {OUT.relative_to(ROOT)}")
 
 

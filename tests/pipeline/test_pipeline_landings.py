@@ -136,14 +136,20 @@ def ended(pipeline: Pipeline):
     return lifecycle.held[0] if lifecycle.held else lifecycle.pending
 
 
-def test_a_census_showing_more_than_the_landings_is_a_flag_never_a_count(matcher):
+def one_hundred_read_as_two(matcher):
+    """An empty table, the same with a 100 laid on South's side, and a reader whose whole read of it sees a second
+    100 there (a play the watch missed, or a census misreading)."""
     empty = table()
     here, there = card_corners((150, 290), 0), card_corners((320, 290), 0)
     laid = lay(empty, face_of(matcher, Card.DISTANCE_100), here)
-    # the table read whole as the source ends sees a second 100 on South's side (a play the watch missed, or a
-    # census misreading): flagged with where it lies, the count stays the landings'
     seen = [Sighting(here, True, Card.DISTANCE_100, 0.9), Sighting(there, True, Card.DISTANCE_100, 0.9)]
-    reader = WholeTable(matcher, [(laid, seen)])
+    return empty, laid, WholeTable(matcher, [(laid, seen)])
+
+
+def test_a_census_showing_more_than_the_landings_is_a_flag_never_a_count(matcher):
+    # the table read whole as the source ends sees the second 100: flagged with where it lies, the count stays
+    # the landings'
+    empty, laid, reader = one_hundred_read_as_two(matcher)
     pipeline = Pipeline(reader, LAYOUT, goal=1000)  # type: ignore[arg-type]
     follow(pipeline, [empty] * 2 + [laid] * 10)
     assert reader.reads == 1  # the first view only: no whole read in the second after a landing
@@ -155,11 +161,7 @@ def test_a_census_showing_more_than_the_landings_is_a_flag_never_a_count(matcher
 
 
 def test_a_pause_in_play_checks_the_census_once_a_landing(matcher):
-    empty = table()
-    here, there = card_corners((150, 290), 0), card_corners((320, 290), 0)
-    laid = lay(empty, face_of(matcher, Card.DISTANCE_100), here)
-    seen = [Sighting(here, True, Card.DISTANCE_100, 0.9), Sighting(there, True, Card.DISTANCE_100, 0.9)]
-    reader = WholeTable(matcher, [(laid, seen)])
+    empty, laid, reader = one_hundred_read_as_two(matcher)
     pipeline = Pipeline(reader, LAYOUT, goal=1000)  # type: ignore[arg-type]
     follow(pipeline, [empty] * 2 + [laid] * 40)  # the table still 4 s after the landing: read whole once
     state = pipeline.state
