@@ -37,8 +37,9 @@ def count_photo(
     game: Annotated[str | None, Form(description="A game's id: also propose the photo's hand in that game")] = None,
 ) -> dict[str, Any]:
     counter = photo_counter(request)
-    setup = store.load(game_id_param(game)).game.setup if game else None  # an unknown game: 404 before counting
+    game_id = game_id_param(game) if game else None
+    setup = store.load(game_id).game.setup if game_id is not None else None  # an unknown game: 404 before counting
     counted = counter(photo.file.read())  # a PhotoRefusedError answers with its status
     if setup is not None:
-        counted["proposal"] = {"game": int(game or 0), **propose_hand(counted, setup)}
+        counted["proposal"] = {"game": game_id, **propose_hand(counted, setup)}
     return counted
