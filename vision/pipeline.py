@@ -130,7 +130,9 @@ class Pipeline:
         """Wall-clock seconds spent so far in each stage: the motion watch, reading the landings, the whole table's
         census at a clear view, the rest."""
         self._census_due = False
+        """A card landed since the table was last read whole (checked at a pause in play, else as the source ends)."""
         self._still_since = 0.0
+        """When the table last moved or took a card (stream time)."""
         self.frame_offset = 0
         """Added to each frame's index before the lifecycle sees it: a run restored after a restart
         goes on from the frame it had reached (a camera's frames count from 0 again)."""
